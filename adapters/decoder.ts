@@ -1,0 +1,38 @@
+import type { Reading } from "../src/domain/reading.ts"
+
+/**
+ * A controller protocol's decoder. Pure (no I/O) but stateful: it owns the
+ * bounded framing buffer and, for protocols that send partial updates, the
+ * per-port state buffer. One instance per port or per MQTT topic.
+ * `push` must never throw, whatever bytes it is given.
+ */
+export interface Decoder {
+  /** Feed received bytes; returns the readings completed by them, each stamped `receivedAt`. */
+  push(chunk: Uint8Array, receivedAt: number): ReadonlyArray<Reading>
+  /** Counters for status and metrics. */
+  readonly stats: DecoderStats
+}
+
+export interface DecoderStats {
+  /** Frames (or lines, or payloads) that decoded. */
+  frames: number
+  /** Frames rejected: bad checksum, malformed, missing or out-of-range fields. */
+  badFrames: number
+  /** Frames or lines discarded for exceeding the maximum length. */
+  overlong: number
+  /** Bytes skipped while resynchronising. */
+  skippedBytes: number
+}
+
+export const emptyStats = (): DecoderStats => ({ frames: 0, badFrames: 0, overlong: 0, skippedBytes: 0 })
+
+/** A protocol is data: its name, line defaults and a decoder factory. */
+export interface ProtocolDefinition<Options = unknown> {
+  readonly name: string
+  readonly description: string
+  /** Serial line defaults from the controller's documentation. */
+  readonly serialDefaults: { readonly baudRate: number; readonly dataBits: 7 | 8; readonly parity: "none" | "even" | "odd"; readonly stopBits: 1 | 2 }
+  /** Sports this decoder knows field layouts for (API sport codes). */
+  readonly sports: ReadonlyArray<string>
+  makeDecoder(options: Options & { readonly sport: string; readonly maxFrameBytes?: number }): Decoder
+}

@@ -1,0 +1,12 @@
+/** One courtside button gesture, whatever the source (MQTT, serial, input device, GPIO). */
+export type Gesture = "single" | "double" | "triple" | "hold" | "release"
+
+export interface ButtonEvent {
+  /** Configured source name (e.g. "court1-remote"). */
+  readonly source: string
+  /** Button id on a multi-button device; "1" for single-button devices. */
+  readonly button: string
+  readonly gesture: Gesture
+  /** Edge time in ms: the device's own timestamp where it has one, else the receive time. */
+  readonly pressedAt: number
+}
