@@ -1,3 +1,4 @@
+import type { Schema } from "effect"
 import type { Reading } from "../src/domain/reading.ts"
 
 /**
@@ -34,5 +35,7 @@ export interface ProtocolDefinition<Options = unknown> {
   readonly serialDefaults: { readonly baudRate: number; readonly dataBits: 7 | 8; readonly parity: "none" | "even" | "odd"; readonly stopBits: 1 | 2 }
   /** Sports this decoder knows field layouts for (API sport codes). */
   readonly sports: ReadonlyArray<string>
+  /** Decodes the protocol-specific `options` block of a place's scoreboard config. */
+  readonly optionsSchema: Schema.Codec<Options, unknown>
   makeDecoder(options: Options & { readonly sport: string; readonly maxFrameBytes?: number }): Decoder
 }
