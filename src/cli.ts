@@ -1,0 +1,16 @@
+#!/usr/bin/env node
+import { NodeRuntime, NodeServices } from "@effect/platform-node"
+import { Effect } from "effect"
+import { Command } from "effect/cli"
+import { simCommand } from "./cli/sim-command.ts"
+
+const root = Command.make("scorebridge").pipe(
+  Command.withDescription("Bridges venue scoreboards and courtside buttons to the Event Highlights Service"),
+  Command.withSubcommands([simCommand])
+)
+
+root.pipe(
+  Command.run({ version: "0.1.0" }),
+  Effect.provide(NodeServices.layer),
+  NodeRuntime.runMain
+)

@@ -1,0 +1,90 @@
+import { Effect, Schema } from "effect"
+
+/** Controller protocols with a folder in adapters/; the registry must hold each of them. */
+export const protocolNames = ["daktronics-rtd", "stramatel-452m", "lines", "json"] as const
+export type ProtocolName = (typeof protocolNames)[number]
+
+/** Sport codes of the Event Highlights Service ("Sport codes" in the API doc). */
+export const sportCodes = [
+  "ballhockey", "baseball", "basketball", "beachvolleyball", "billiard", "bowling", "cheer", "cricket",
+  "dekhockey", "football", "frontenis", "futsal", "golf", "handball", "hockey", "lacrosse", "other", "padel",
+  "pickleball", "pongbeyond", "rollerderby", "rugby", "soccer", "softball", "swimming", "tennis", "unihockey",
+  "volleyball", "waterpolo", "wrestling"
+] as const
+export type SportCode = (typeof sportCodes)[number]
+
+export const baudRates = [1200, 2400, 4800, 9600, 19200, 38400, 57600, 115200, 230400] as const
+
+const SerialLine = Schema.Struct({
+  path: Schema.String.check(
+    Schema.isPattern(/^\//u, { message: "must be an absolute device path such as /dev/serial/by-id/usb-FTDI_…" })
+  ).annotate({
+    description: "Absolute device path. Prefer /dev/serial/by-id/… : it survives replugging and reboots, /dev/ttyUSB0 does not."
+  }),
+  baudRate: Schema.optionalKey(
+    Schema.Literals(baudRates).annotate({ description: "Line speed; default: the protocol's documented speed." })
+  ),
+  dataBits: Schema.optionalKey(Schema.Literals([7, 8]).annotate({ description: "Data bits; default: the protocol's." })),
+  parity: Schema.optionalKey(
+    Schema.Literals(["none", "even", "odd"]).annotate({ description: "Parity; default: the protocol's." })
+  ),
+  stopBits: Schema.optionalKey(Schema.Literals([1, 2]).annotate({ description: "Stop bits; default: the protocol's." })),
+  maxFrameBytes: Schema.Int.check(Schema.isBetween({ minimum: 16, maximum: 65536 })).annotate({
+    description: "Longest line or frame kept while framing; longer ones are discarded and counted (bounds memory when a delimiter never comes).",
+    default: 4096
+  }).pipe(Schema.withDecodingDefaultKey(Effect.succeed(4096)))
+}).annotate({ description: "Scoreboard controller on a serial port (USB adapter, RS-232/RS-485)." })
+
+const MqttTopic = Schema.String.check(
+  Schema.isPattern(/^[^#+\u0000]+$/u, {
+    message: "must be a plain topic name: wildcards (+, #) would mix several controllers into one decoder"
+  })
+)
+
+const MqttSource = Schema.Struct({
+  topics: Schema.NonEmptyArray(MqttTopic).annotate({
+    description: "Topics carrying this scoreboard's messages (subscribed with QoS 1). One decoder per topic."
+  })
+}).annotate({ description: "Scoreboard messages from the MQTT broker configured in the top-level mqtt block." })
+
+const exactlyOneLink = Schema.makeFilter<{ readonly serial?: unknown; readonly mqtt?: unknown }>(
+  (board) => {
+    if (board.serial !== undefined && board.mqtt !== undefined) {
+      return { path: ["mqtt"], issue: "give either serial: or mqtt:, not both — one scoreboard has one link" }
+    }
+    if (board.serial === undefined && board.mqtt === undefined) return "give serial: or mqtt: — how the scoreboard is reached"
+    return undefined
+  },
+  { toJsonSchema: () => ({ oneOf: [{ required: ["serial"] }, { required: ["mqtt"] }] }) }
+)
+
+export const Scoreboard = Schema.Struct({
+  protocol: Schema.Literals(protocolNames).annotate({
+    description: "Controller protocol: daktronics-rtd | stramatel-452m | lines (text lines, regex or delimiter) | json (JSON payloads)."
+  }),
+  serial: Schema.optionalKey(SerialLine),
+  mqtt: Schema.optionalKey(MqttSource),
+  options: Schema.Record(Schema.String, Schema.Unknown).annotate({
+    description: "Protocol-specific options, checked by the protocol's own schema (see the protocol's README).",
+    default: {}
+  }).pipe(Schema.withDecodingDefaultKey(Effect.succeed({})))
+}).check(exactlyOneLink).annotate({ description: "The place's scoreboard controller: protocol and link (serial or mqtt)." })
+
+export type Scoreboard = typeof Scoreboard.Type
+
+/**
+ * A place. Buttons and teams arrive as further optional keys of this struct,
+ * so existing configs stay valid when they do.
+ */
+export const Place = Schema.Struct({
+  key: Schema.String.check(
+    Schema.isPattern(/^[^\s/?#%]+$/u, { message: "must be the service's place key: no spaces, /, ?, # or %" })
+  ).annotate({ description: "The service's placeKey (see GET /public/places)." }),
+  name: Schema.optionalKey(Schema.NonEmptyString.annotate({ description: "Display name for status and logs." })),
+  sport: Schema.optionalKey(Schema.Literals(sportCodes).annotate({
+    description: "Sport code from the service's list. Omitted: the place's sport as the service reports it."
+  })),
+  scoreboard: Schema.optionalKey(Scoreboard)
+}).annotate({ description: "A recording place (court, field, rink) and the sources feeding it." })
+
+export type Place = typeof Place.Type

@@ -1,0 +1,116 @@
+import * as fs from "node:fs"
+import * as path from "node:path"
+import { DatabaseSync } from "node:sqlite"
+import { describeFailure } from "./outbox-errors.ts"
+
+/**
+ * Opening the outbox file: checks the state directory first (SQLite alone only says "unable to
+ * open database file"), sets durability, verifies the file and brings its schema up to date.
+ * Throws; the service turns the throw into an OutboxOpenError.
+ */
+
+export const outboxFileName = "outbox.sqlite"
+
+// Each entry moves the schema from version index to index + 1 (PRAGMA user_version).
+const migrations: ReadonlyArray<string> = [
+  `CREATE TABLE items (
+     -- AUTOINCREMENT: ids are never reused, even after prune deletes the newest rows.
+     id          INTEGER PRIMARY KEY AUTOINCREMENT,
+     place       TEXT    NOT NULL,
+     kind        TEXT    NOT NULL CHECK (kind IN ('click', 'score', 'undo')),
+     payload     TEXT    NOT NULL,
+     event_key   TEXT,
+     dedupe_key  TEXT    UNIQUE,
+     created_at  INTEGER NOT NULL,
+     attempts    INTEGER NOT NULL DEFAULT 0,
+     not_before  INTEGER NOT NULL,
+     state       TEXT    NOT NULL DEFAULT 'pending'
+                         CHECK (state IN ('pending', 'delivered', 'warning', 'dead', 'missed')),
+     last_error  TEXT,
+     result      TEXT,
+     settled_at  INTEGER
+   ) STRICT;
+   -- heads: one seek per lane, whatever the number of settled items.
+   CREATE INDEX items_pending ON items (place, kind, id) WHERE state = 'pending';
+   CREATE INDEX items_lane ON items (place, kind, id);
+   CREATE INDEX items_place ON items (place, id);
+   CREATE INDEX items_dead ON items (id) WHERE state = 'dead';
+   CREATE INDEX items_prunable ON items (settled_at) WHERE state IN ('delivered', 'warning');`
+]
+
+// Its message is already the reason in words; describeFailure passes it through.
+class OpenFailure extends Error {}
+
+const checkWritable = (target: string, what: string): void => {
+  try {
+    fs.accessSync(target, fs.constants.W_OK)
+  } catch (cause) {
+    throw new OpenFailure(`${what} is not writable: ${describeFailure(cause)}`)
+  }
+}
+
+const checkDirectory = (directory: string): void => {
+  let stat: fs.Stats
+  try {
+    stat = fs.statSync(directory)
+  } catch (cause) {
+    throw new OpenFailure(`state directory ${directory}: ${describeFailure(cause)}`)
+  }
+  if (!stat.isDirectory()) throw new OpenFailure(`state directory ${directory} is not a directory`)
+  checkWritable(directory, `state directory ${directory}`)
+}
+
+const migrate = (db: DatabaseSync, file: string): void => {
+  const version = Number(db.prepare("PRAGMA user_version").get()?.["user_version"] ?? 0)
+  if (version > migrations.length) {
+    throw new OpenFailure(
+      `it was written by a newer scorebridge (schema version ${version}, this one knows up to ${migrations.length})`
+    )
+  }
+  // BEGIN IMMEDIATE takes the write lock even with nothing to migrate: a file that cannot be
+  // written fails here, at start-up, rather than on the first acknowledged input.
+  db.exec("BEGIN IMMEDIATE")
+  try {
+    for (let next = version; next < migrations.length; next++) db.exec(migrations[next]!)
+    db.exec(`PRAGMA user_version = ${migrations.length}`)
+    db.exec("COMMIT")
+  } catch (cause) {
+    db.exec("ROLLBACK")
+    throw cause
+  }
+  if (version === 0) syncDirectory(path.dirname(file))
+}
+
+// A new file's directory entry must reach the disk too, or a power cut can lose the whole file.
+const syncDirectory = (directory: string): void => {
+  const fd = fs.openSync(directory, "r")
+  try {
+    fs.fsyncSync(fd)
+  } finally {
+    fs.closeSync(fd)
+  }
+}
+
+export const openOutboxDatabase = (stateDirectory: string): DatabaseSync => {
+  const file = path.join(stateDirectory, outboxFileName)
+  checkDirectory(stateDirectory)
+  if (fs.existsSync(file)) checkWritable(file, "the file")
+  const db = new DatabaseSync(file, { timeout: 5_000 })
+  try {
+    const mode = db.prepare("PRAGMA journal_mode = WAL").get()?.["journal_mode"]
+    if (mode !== "wal") throw new OpenFailure(`the file system does not support write-ahead logging (mode ${mode})`)
+    // FULL: every commit is fsynced, so an acknowledged item survives a power cut, not only a crash.
+    db.exec("PRAGMA synchronous = FULL")
+    // Keeps the -wal file from staying at its high-water mark after a long outage.
+    db.exec("PRAGMA journal_size_limit = 4194304")
+    const check = db.prepare("PRAGMA quick_check(1)").get()?.["quick_check"]
+    if (check !== "ok") {
+      throw new OpenFailure(`the file is corrupt (${String(check)}); move it aside to start with an empty outbox`)
+    }
+    migrate(db, file)
+    return db
+  } catch (cause) {
+    db.close()
+    throw cause
+  }
+}

@@ -1,0 +1,71 @@
+import type { DatabaseSync } from "node:sqlite"
+import type { ItemKind, ItemState } from "./outbox.ts"
+
+/**
+ * The outbox's SQL, prepared once per open database. Column types and the kind/state values are
+ * enforced by the STRICT table and its CHECKs, so rows are read back as `ItemRow` without decoding.
+ */
+
+export interface ItemRow {
+  readonly id: number
+  readonly place: string
+  readonly kind: ItemKind
+  readonly payload: string
+  readonly event_key: string | null
+  readonly dedupe_key: string | null
+  readonly created_at: number
+  readonly attempts: number
+  readonly not_before: number
+  readonly state: ItemState
+  readonly last_error: string | null
+  readonly result: string | null
+  readonly settled_at: number | null
+}
+
+export const outboxStatements = (db: DatabaseSync) => ({
+  // DO NOTHING + RETURNING yields no row on a duplicate dedupe key; byDedupeKey then finds the original.
+  insert: db.prepare(
+    `INSERT INTO items (place, kind, payload, event_key, dedupe_key, created_at, not_before)
+     VALUES ($place, $kind, $payload, $eventKey, $dedupeKey, $createdAt, $createdAt)
+     ON CONFLICT (dedupe_key) DO NOTHING
+     RETURNING *`
+  ),
+  byDedupeKey: db.prepare("SELECT * FROM items WHERE dedupe_key = $dedupeKey"),
+  byId: db.prepare("SELECT * FROM items WHERE id = $id"),
+  // Loose index scan over items_pending: one seek per (place, kind) lane instead of reading every
+  // pending item, so a long outage's backlog does not slow down each scheduler tick.
+  heads: db.prepare(
+    `WITH RECURSIVE lane (id) AS (
+       SELECT (SELECT id FROM items WHERE state = 'pending' ORDER BY place, kind, id LIMIT 1)
+       UNION ALL
+       SELECT (SELECT n.id FROM items n
+               WHERE n.state = 'pending' AND (n.place, n.kind) > (head.place, head.kind)
+               ORDER BY n.place, n.kind, n.id LIMIT 1)
+       FROM lane JOIN items head ON head.id = lane.id)
+     SELECT items.* FROM lane JOIN items ON items.id = lane.id ORDER BY items.id`
+  ),
+  lastOf: db.prepare("SELECT * FROM items WHERE place = $place AND kind = $kind ORDER BY id DESC LIMIT 1"),
+  recent: db.prepare("SELECT * FROM items WHERE place = $place ORDER BY id DESC LIMIT $limit"),
+  deadLetters: db.prepare("SELECT * FROM items WHERE state = 'dead' ORDER BY id DESC LIMIT $limit"),
+  counts: db.prepare(
+    `SELECT place, kind, state, COUNT(*) AS count FROM items
+     GROUP BY place, kind, state ORDER BY place, kind, state`
+  ),
+  settle: db.prepare(
+    `UPDATE items SET state = $state, attempts = attempts + 1, last_error = $lastError,
+       result = $result, settled_at = $settledAt
+     WHERE id = $id`
+  ),
+  missed: db.prepare(
+    "UPDATE items SET state = 'missed', last_error = $lastError, settled_at = $settledAt WHERE id = $id"
+  ),
+  reschedule: db.prepare(
+    "UPDATE items SET attempts = attempts + 1, last_error = $lastError, not_before = $notBefore WHERE id = $id"
+  ),
+  setEventKey: db.prepare("UPDATE items SET event_key = $eventKey WHERE id = $id"),
+  prune: db.prepare(
+    `DELETE FROM items WHERE state IN ('delivered', 'warning') AND settled_at < $settledBefore`
+  )
+})
+
+export type OutboxStatements = ReturnType<typeof outboxStatements>

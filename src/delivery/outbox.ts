@@ -1,0 +1,203 @@
+import * as path from "node:path"
+import type { DatabaseSync } from "node:sqlite"
+import { Context, Effect, Layer, Option } from "effect"
+import { describeFailure, OutboxOpenError, OutboxReadError, OutboxWriteError } from "./outbox-errors.ts"
+import { openOutboxDatabase, outboxFileName } from "./outbox-database.ts"
+import { outboxStatements, type ItemRow } from "./outbox-statements.ts"
+
+export { OutboxOpenError, OutboxReadError, OutboxWriteError } from "./outbox-errors.ts"
+
+export type ItemKind = "click" | "score" | "undo"
+export type ItemState = "pending" | "delivered" | "warning" | "dead" | "missed"
+
+export interface OutboxItem {
+  /** Monotonically increasing, never reused; lane order. */
+  readonly id: number
+  /** The lane: one place. */
+  readonly place: string
+  readonly kind: ItemKind
+  /** JSON: score entry body, click body, or `{ momentKey }`. */
+  readonly payload: unknown
+  /** The event live on the place when captured, if known. */
+  readonly eventKey: string | null
+  readonly dedupeKey: string | null
+  /** Capture time, ms. */
+  readonly createdAt: number
+  /** Sends made so far: reschedule and the delivered/warning/dead outcomes each count one. */
+  readonly attempts: number
+  /** Earliest next attempt, ms. */
+  readonly notBefore: number
+  readonly state: ItemState
+  /** The service's error or warning text (never the token). */
+  readonly lastError: string | null
+  /** The service's answer when delivered, e.g. `{ eventKey, key }` or `{ momentKey }`. */
+  readonly result: unknown | null
+  readonly settledAt: number | null
+}
+
+export interface AppendInput {
+  readonly place: string
+  readonly kind: ItemKind
+  readonly payload: unknown
+  readonly eventKey?: string | null
+  /** A second append with the same key returns the existing item and writes nothing. */
+  readonly dedupeKey?: string | null
+  readonly createdAt: number
+}
+
+export interface LaneCount {
+  readonly place: string
+  readonly kind: ItemKind
+  readonly state: ItemState
+  readonly count: number
+}
+
+/**
+ * Durable outbox: an input is acknowledged only once `append` has returned, and by then the item
+ * is fsynced (WAL, synchronous=FULL), so it survives kill -9 and power loss.
+ */
+export class Outbox extends Context.Service<Outbox, {
+  append(input: AppendInput): Effect.Effect<OutboxItem, OutboxWriteError>
+  /** For each place, the oldest pending item of each kind, ordered by id. Cheap: one seek per lane. */
+  readonly heads: Effect.Effect<ReadonlyArray<OutboxItem>, OutboxReadError>
+  markDelivered(id: number, result: unknown): Effect.Effect<void, OutboxWriteError>
+  /** Settled but worth showing, e.g. "no event running". */
+  markWarning(id: number, warning: string, result?: unknown): Effect.Effect<void, OutboxWriteError>
+  /** Would never succeed unchanged: kept as a dead letter. */
+  markDead(id: number, error: string): Effect.Effect<void, OutboxWriteError>
+  /** A click whose footage expired before it could be delivered. */
+  markMissed(id: number, reason: string): Effect.Effect<void, OutboxWriteError>
+  /** Counts an attempt and defers the item; it stays pending and stays the head of its lane. */
+  reschedule(id: number, error: string, notBefore: number): Effect.Effect<void, OutboxWriteError>
+  setEventKey(id: number, eventKey: string): Effect.Effect<void, OutboxWriteError>
+  get(id: number): Effect.Effect<Option.Option<OutboxItem>, OutboxReadError>
+  /** Latest appended item of that kind in any state: change detection after a restart. */
+  lastOf(place: string, kind: ItemKind): Effect.Effect<Option.Option<OutboxItem>, OutboxReadError>
+  readonly counts: Effect.Effect<ReadonlyArray<LaneCount>, OutboxReadError>
+  /** Newest first. */
+  recent(place: string, limit: number): Effect.Effect<ReadonlyArray<OutboxItem>, OutboxReadError>
+  /** Newest first. */
+  deadLetters(limit: number): Effect.Effect<ReadonlyArray<OutboxItem>, OutboxReadError>
+  /** Deletes delivered/warning items settled before the given time; never pending, dead or missed. */
+  prune(settledBefore: number): Effect.Effect<number, OutboxWriteError>
+}>()("scorebridge/delivery/Outbox") {
+  static readonly layer = (options: { readonly stateDirectory: string }): Layer.Layer<Outbox, OutboxOpenError> =>
+    Layer.effect(Outbox, makeOutbox(options.stateDirectory))
+}
+
+const parseJson = (text: string | null): unknown => (text === null ? null : JSON.parse(text))
+
+const toItem = (row: ItemRow): OutboxItem => ({
+  id: row.id,
+  place: row.place,
+  kind: row.kind,
+  payload: parseJson(row.payload),
+  eventKey: row.event_key,
+  dedupeKey: row.dedupe_key,
+  createdAt: row.created_at,
+  attempts: row.attempts,
+  notBefore: row.not_before,
+  state: row.state,
+  lastError: row.last_error,
+  result: parseJson(row.result),
+  settledAt: row.settled_at
+})
+
+const toJson = (value: unknown, what: string): string => {
+  const text = JSON.stringify(value)
+  if (text === undefined) throw new Error(`the ${what} cannot be stored as JSON`)
+  return text
+}
+
+const makeOutbox = Effect.fnUntraced(function*(stateDirectory: string) {
+  const file = path.join(stateDirectory, outboxFileName)
+  const db: DatabaseSync = yield* Effect.acquireRelease(
+    Effect.try({
+      try: () => openOutboxDatabase(stateDirectory),
+      catch: (cause) => new OutboxOpenError({ path: file, reason: describeFailure(cause) })
+    }),
+    (db) => Effect.sync(() => db.close())
+  )
+  const sql = yield* Effect.try({
+    try: () => outboxStatements(db),
+    catch: (cause) => new OutboxOpenError({ path: file, reason: describeFailure(cause) })
+  })
+
+  const write = <A>(run: () => A) =>
+    Effect.try({ try: run, catch: (cause) => new OutboxWriteError({ path: file, reason: describeFailure(cause) }) })
+  const read = <A>(run: () => A) =>
+    Effect.try({ try: run, catch: (cause) => new OutboxReadError({ path: file, reason: describeFailure(cause) }) })
+  // Settling an item that is not there is a caller bug worth surfacing, not a silent no-op.
+  const update = (id: number, run: () => { readonly changes: number | bigint }) =>
+    write(() => {
+      if (Number(run().changes) === 0) throw new Error(`there is no item ${id} in the outbox`)
+    })
+
+  const append = Effect.fn("Outbox.append")(function*(input: AppendInput) {
+    const row = yield* write(() => {
+      const dedupeKey = input.dedupeKey ?? null
+      const inserted = sql.insert.get({
+        place: input.place,
+        kind: input.kind,
+        payload: toJson(input.payload, "payload"),
+        eventKey: input.eventKey ?? null,
+        dedupeKey,
+        createdAt: input.createdAt
+      })
+      return inserted ?? sql.byDedupeKey.get({ dedupeKey })
+    })
+    if (row === undefined) {
+      return yield* new OutboxWriteError({ path: file, reason: "the item vanished while it was being appended" })
+    }
+    return toItem(row as unknown as ItemRow)
+  })
+
+  const many = (rows: ReadonlyArray<unknown>) => (rows as ReadonlyArray<ItemRow>).map(toItem)
+  const maybe = (row: unknown) => (row === undefined ? Option.none() : Option.some(toItem(row as ItemRow)))
+
+  const settle = (state: ItemState) =>
+    (id: number, lastError: string | null, result: unknown) =>
+      update(id, () =>
+        sql.settle.run({
+          id,
+          state,
+          lastError,
+          result: result === undefined || result === null ? null : toJson(result, "result"),
+          settledAt: Date.now()
+        }))
+
+  const toDelivered = settle("delivered")
+  const toWarning = settle("warning")
+  const toDead = settle("dead")
+
+  return Outbox.of({
+    append,
+    heads: read(() => many(sql.heads.all())).pipe(Effect.withSpan("Outbox.heads")),
+    markDelivered: Effect.fn("Outbox.markDelivered")((id: number, result: unknown) => toDelivered(id, null, result)),
+    markWarning: Effect.fn("Outbox.markWarning")((id: number, warning: string, result?: unknown) =>
+      toWarning(id, warning, result)
+    ),
+    markDead: Effect.fn("Outbox.markDead")((id: number, error: string) => toDead(id, error, null)),
+    markMissed: Effect.fn("Outbox.markMissed")((id: number, reason: string) =>
+      update(id, () => sql.missed.run({ id, lastError: reason, settledAt: Date.now() }))
+    ),
+    reschedule: Effect.fn("Outbox.reschedule")((id: number, error: string, notBefore: number) =>
+      update(id, () => sql.reschedule.run({ id, lastError: error, notBefore }))
+    ),
+    setEventKey: Effect.fn("Outbox.setEventKey")((id: number, eventKey: string) =>
+      update(id, () => sql.setEventKey.run({ id, eventKey }))
+    ),
+    get: Effect.fn("Outbox.get")((id: number) => read(() => maybe(sql.byId.get({ id })))),
+    lastOf: Effect.fn("Outbox.lastOf")((place: string, kind: ItemKind) =>
+      read(() => maybe(sql.lastOf.get({ place, kind })))
+    ),
+    counts: read(() => sql.counts.all() as unknown as ReadonlyArray<LaneCount>).pipe(Effect.withSpan("Outbox.counts")),
+    recent: Effect.fn("Outbox.recent")((place: string, limit: number) =>
+      read(() => many(sql.recent.all({ place, limit })))
+    ),
+    deadLetters: Effect.fn("Outbox.deadLetters")((limit: number) => read(() => many(sql.deadLetters.all({ limit })))),
+    prune: Effect.fn("Outbox.prune")((settledBefore: number) =>
+      write(() => Number(sql.prune.run({ settledBefore }).changes))
+    )
+  })
+})

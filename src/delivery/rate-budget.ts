@@ -1,0 +1,135 @@
+import { Clock, Context, Deferred, Effect, Layer, Queue, Random } from "effect"
+
+/** Who is asking for a request slot. Clicks are served first: their footage expires. */
+export type Priority = "click" | "score" | "probe"
+
+export interface BudgetOptions {
+  /** The service's limit for this token, shared by every place. */
+  readonly requestsPerSecond: number
+  /** Added to every interval so clock jitter never pushes a request under the limit. */
+  readonly marginMs?: number
+}
+
+export interface BudgetSnapshot {
+  readonly requestsPerSecond: number
+  readonly sentLastMinute: number
+  readonly waiting: { readonly click: number; readonly score: number }
+  readonly backoffUntil: number | null
+  readonly suspended: string | null
+}
+
+/**
+ * One rate budget per token: grants request slots no closer than the service's
+ * limit, clicks before scores, scores in arrival order (which round-robins the
+ * places, since each lane re-queues after its request). A 429 pauses every lane
+ * with a growing, jittered back-off; a 401 suspends all but the probe.
+ */
+export class RateBudget extends Context.Service<RateBudget, {
+  acquire(priority: Priority): Effect.Effect<void>
+  readonly rateLimited: Effect.Effect<number>
+  readonly succeeded: Effect.Effect<void>
+  suspend(reason: string): Effect.Effect<void>
+  readonly resume: Effect.Effect<void>
+  readonly snapshot: Effect.Effect<BudgetSnapshot>
+}>()("scorebridge/delivery/RateBudget") {
+  static readonly layer = (options: BudgetOptions) => Layer.effect(RateBudget, make(options))
+}
+
+const backoffBaseMs = 2_000
+const backoffCapMs = 60_000
+
+const make = Effect.fnUntraced(function*(options: BudgetOptions) {
+  const intervalMs = 1000 / options.requestsPerSecond + (options.marginMs ?? 25)
+  const waiters: Record<Priority, Array<Deferred.Deferred<void>>> = { click: [], score: [], probe: [] }
+  const bell = yield* Queue.sliding<void>(1)
+  const sent: Array<number> = []
+  let lastGrant = -Infinity
+  let backoffUntil = 0
+  let backoffLevel = 0
+  let suspended: string | null = null
+
+  const ring = Queue.offer(bell, undefined)
+
+  const nextWaiter = (): Deferred.Deferred<void> | undefined =>
+    waiters.probe.shift() ?? (suspended === null ? waiters.click.shift() ?? waiters.score.shift() : undefined)
+
+  const hasWaiter = () =>
+    waiters.probe.length > 0 || (suspended === null && (waiters.click.length > 0 || waiters.score.length > 0))
+
+  const grantLoop = Effect.gen(function*() {
+    while (true) {
+      if (!hasWaiter()) {
+        yield* Queue.take(bell)
+        continue
+      }
+      const now = yield* Clock.currentTimeMillis
+      const slot = Math.max(lastGrant + intervalMs, backoffUntil)
+      if (slot > now) {
+        // Pick only once the slot is due, so a click that arrives meanwhile
+        // takes it ahead of scores that were already waiting.
+        yield* Effect.sleep(Math.ceil(slot - now))
+        continue
+      }
+      const waiter = nextWaiter()
+      if (waiter === undefined) continue
+      // A waiter interrupted meanwhile is already done: it does not spend the slot.
+      if (yield* Deferred.succeed(waiter, undefined)) {
+        lastGrant = now
+        sent.push(now)
+        while (sent.length > 0 && sent[0]! < now - 60_000) sent.shift()
+      }
+    }
+  })
+  yield* Effect.forkScoped(grantLoop)
+
+  const acquire = (priority: Priority) =>
+    Effect.gen(function*() {
+      const waiter = yield* Deferred.make<void>()
+      waiters[priority].push(waiter)
+      yield* ring
+      yield* Deferred.await(waiter).pipe(
+        Effect.onInterrupt(() =>
+          Effect.sync(() => {
+            const queue = waiters[priority]
+            const at = queue.indexOf(waiter)
+            if (at >= 0) queue.splice(at, 1)
+          })
+        )
+      )
+    })
+
+  const rateLimited = Effect.gen(function*() {
+    const now = yield* Clock.currentTimeMillis
+    const jitter = 0.8 + 0.4 * (yield* Random.next)
+    const pauseMs = Math.min(backoffCapMs, backoffBaseMs * 2 ** backoffLevel) * jitter
+    backoffLevel = Math.min(backoffLevel + 1, 10)
+    backoffUntil = Math.max(backoffUntil, now + pauseMs)
+    return Math.round(pauseMs)
+  })
+
+  return RateBudget.of({
+    acquire,
+    rateLimited,
+    succeeded: Effect.sync(() => {
+      backoffLevel = 0
+    }),
+    suspend: (reason) =>
+      Effect.sync(() => {
+        suspended = reason
+      }),
+    resume: Effect.suspend(() => {
+      suspended = null
+      return ring
+    }),
+    snapshot: Effect.gen(function*() {
+      const now = yield* Clock.currentTimeMillis
+      return {
+        requestsPerSecond: options.requestsPerSecond,
+        sentLastMinute: sent.filter((t) => t >= now - 60_000).length,
+        waiting: { click: waiters.click.length, score: waiters.score.length },
+        backoffUntil: backoffUntil > now ? backoffUntil : null,
+        suspended
+      }
+    })
+  })
+})

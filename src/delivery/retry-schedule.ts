@@ -1,0 +1,14 @@
+import { Schedule } from "effect"
+
+/**
+ * Transient failures (5xx, network, timeouts): exponential from 1 s, capped at
+ * 60 s, jittered so that courts recovering from the same outage spread out.
+ * Unbounded: an entry is never dropped for being patient.
+ */
+export const transientRetry = Schedule.min([
+  Schedule.exponential("1 second"),
+  Schedule.spaced("60 seconds")
+]).pipe(Schedule.jittered)
+
+/** While a 401 holds delivery, how often the token is tried again. */
+export const unauthorizedProbe = Schedule.spaced("30 seconds")

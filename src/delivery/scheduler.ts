@@ -1,0 +1,137 @@
+import { Clock, Context, Effect, Layer, Queue, Schema } from "effect"
+import { Deliverer } from "./deliverer.ts"
+import { Outbox, type OutboxItem } from "./outbox.ts"
+import type { Outcome, RetryKind } from "./outcome.ts"
+import { RateBudget } from "./rate-budget.ts"
+import { transientRetry, unauthorizedProbe } from "./retry-schedule.ts"
+
+export interface SchedulerSnapshot {
+  /** Items being delivered now, per place. */
+  readonly inFlight: Readonly<Record<string, number>>
+}
+
+class Retryable extends Schema.TaggedError<Retryable>()("Retryable", {
+  kind: Schema.Literals(["transient", "rate-limited", "unauthorized"]),
+  error: Schema.String
+}) {}
+
+/**
+ * Moves outbox items to the service. One ordered lane per place for scores
+ * (at most one in flight, so the service sees them in order); clicks and undos
+ * are independent and ask the rate budget with priority, so a click never
+ * waits behind a score backlog — at most for the next slot.
+ */
+export class Scheduler extends Context.Service<Scheduler, {
+  /** Tell the scheduler the outbox has new items. */
+  readonly wake: Effect.Effect<void>
+  readonly snapshot: Effect.Effect<SchedulerSnapshot>
+}>()("scorebridge/delivery/Scheduler") {
+  static readonly layer = Layer.effect(Scheduler, Effect.gen(function*() {
+    const outbox = yield* Outbox
+    const budget = yield* RateBudget
+    const deliverer = yield* Deliverer
+    const bell = yield* Queue.sliding<void>(1)
+    const inFlight = new Map<number, OutboxItem>()
+    const busyScoreLanes = new Set<string>()
+    let probing = false
+    const wake = Queue.offer(bell, undefined).pipe(Effect.asVoid)
+
+    const probeUntilAccepted = Effect.gen(function*() {
+      yield* Effect.logError("service rejected the token (401): delivery is paused for every place, nothing is dropped; check the token")
+      yield* Effect.gen(function*() {
+        yield* budget.acquire("probe")
+        if (!(yield* deliverer.probe)) return yield* Effect.fail("still unauthorized")
+      }).pipe(Effect.retry({ schedule: unauthorizedProbe }))
+      yield* budget.resume
+      yield* Effect.logInfo("service accepts the token again: delivery resumed")
+    }).pipe(Effect.ensuring(Effect.sync(() => { probing = false })))
+
+    const record = Effect.fnUntraced(function*(item: OutboxItem, outcome: Outcome) {
+      switch (outcome._tag) {
+        case "Delivered":
+          yield* budget.succeeded
+          return yield* outbox.markDelivered(item.id, outcome.result)
+        case "Warning":
+          yield* budget.succeeded
+          yield* Effect.logWarning(`${item.kind} for ${item.place}: ${outcome.warning}`)
+          return yield* outbox.markWarning(item.id, outcome.warning, outcome.result)
+        case "Dead":
+          yield* Effect.logError(`${item.kind} #${item.id} for ${item.place} rejected for good, kept as a dead letter: ${outcome.error}`)
+          return yield* outbox.markDead(item.id, outcome.error)
+        case "Missed":
+          yield* Effect.logError(`click #${item.id} for ${item.place} missed: ${outcome.reason}`)
+          return yield* outbox.markMissed(item.id, outcome.reason)
+        case "Retry":
+          return yield* retryLater(item, outcome.kind, outcome.error)
+      }
+    })
+
+    const retryLater = Effect.fnUntraced(function*(item: OutboxItem, kind: RetryKind, error: string) {
+      const now = yield* Clock.currentTimeMillis
+      if (kind === "rate-limited") {
+        const pauseMs = yield* budget.rateLimited
+        yield* Effect.logWarning(`rate limited (429): every place pauses ${pauseMs} ms`)
+      } else if (kind === "unauthorized") {
+        yield* budget.suspend("the service rejected the token (401)")
+        if (!probing) {
+          probing = true
+          yield* Effect.forkDetach(probeUntilAccepted)
+        }
+      } else {
+        yield* Effect.logWarning(`${item.kind} #${item.id} for ${item.place} will be retried: ${error}`)
+      }
+      yield* outbox.reschedule(item.id, error, now)
+      return yield* new Retryable({ kind, error })
+    })
+
+    const deliverOnce = (item: OutboxItem) =>
+      Effect.gen(function*() {
+        yield* budget.acquire(item.kind === "score" ? "score" : "click")
+        const outcome = yield* deliverer.deliver(item)
+        yield* record(item, outcome)
+      })
+
+    const deliver = (item: OutboxItem) =>
+      deliverOnce(item).pipe(
+        // 429 and 401 are paced by the budget itself: try again as soon as it grants a slot.
+        Effect.retry({ while: (e) => e._tag === "Retryable" && e.kind !== "transient" }),
+        Effect.retry({ schedule: transientRetry, while: (e) => e._tag === "Retryable" && e.kind === "transient" }),
+        Effect.catch((e) => Effect.logError(`could not record the delivery of ${item.kind} #${item.id}: ${String(e)}`)),
+        Effect.ensuring(Effect.suspend(() => {
+          inFlight.delete(item.id)
+          if (item.kind === "score") busyScoreLanes.delete(item.place)
+          return wake
+        }))
+      )
+
+    const dispatch = Effect.gen(function*() {
+      const heads = yield* outbox.heads
+      for (const item of heads) {
+        if (inFlight.has(item.id)) continue
+        if (item.kind === "score") {
+          if (busyScoreLanes.has(item.place)) continue
+          busyScoreLanes.add(item.place)
+        }
+        inFlight.set(item.id, item)
+        yield* Effect.forkScoped(deliver(item))
+      }
+    })
+
+    yield* Effect.forkScoped(Effect.gen(function*() {
+      while (true) {
+        yield* dispatch.pipe(Effect.catch((e) => Effect.logError(`cannot read the outbox: ${String(e)}`)))
+        // The bell rings on every append and every settled item; the timeout is a safety net.
+        yield* Queue.take(bell).pipe(Effect.timeoutOption("5 seconds"))
+      }
+    }))
+
+    return Scheduler.of({
+      wake,
+      snapshot: Effect.sync(() => {
+        const perPlace: Record<string, number> = {}
+        for (const item of inFlight.values()) perPlace[item.place] = (perPlace[item.place] ?? 0) + 1
+        return { inFlight: perPlace }
+      })
+    })
+  }))
+}
