@@ -1,4 +1,5 @@
 import { Clock, Context, Effect, Layer, Queue, Schema } from "effect"
+import { BridgeEvents } from "../status/bridge-events.ts"
 import { Deliverer } from "./deliverer.ts"
 import { Outbox, type OutboxItem } from "./outbox.ts"
 import type { Outcome, RetryKind } from "./outcome.ts"
@@ -30,6 +31,7 @@ export class Scheduler extends Context.Service<Scheduler, {
     const outbox = yield* Outbox
     const budget = yield* RateBudget
     const deliverer = yield* Deliverer
+    const bus = yield* BridgeEvents
     const bell = yield* Queue.sliding<void>(1)
     const inFlight = new Map<number, OutboxItem>()
     const busyScoreLanes = new Set<string>()
@@ -75,7 +77,7 @@ export class Scheduler extends Context.Service<Scheduler, {
         yield* budget.suspend("the service rejected the token (401)")
         if (!probing) {
           probing = true
-          yield* Effect.forkDetach(probeUntilAccepted)
+          yield* Effect.forkScoped(probeUntilAccepted)
         }
       } else {
         yield* Effect.logWarning(`${item.kind} #${item.id} for ${item.place} will be retried: ${error}`)
@@ -88,6 +90,7 @@ export class Scheduler extends Context.Service<Scheduler, {
       Effect.gen(function*() {
         yield* budget.acquire(item.kind === "score" ? "score" : "click")
         const outcome = yield* deliverer.deliver(item)
+        yield* bus.publish({ _tag: "Settled", place: item.place, itemId: item.id, kind: item.kind, outcome })
         yield* record(item, outcome)
       })
 
@@ -96,7 +99,13 @@ export class Scheduler extends Context.Service<Scheduler, {
         // 429 and 401 are paced by the budget itself: try again as soon as it grants a slot.
         Effect.retry({ while: (e) => e._tag === "Retryable" && e.kind !== "transient" }),
         Effect.retry({ schedule: transientRetry, while: (e) => e._tag === "Retryable" && e.kind === "transient" }),
-        Effect.catch((e) => Effect.logError(`could not record the delivery of ${item.kind} #${item.id}: ${String(e)}`)),
+        // The item stays pending; wait before releasing its lane so a broken
+        // state directory does not turn into a tight resend loop.
+        Effect.catch((e) =>
+          Effect.logError(`could not record the delivery of ${item.kind} #${item.id}: ${String(e)}`).pipe(
+            Effect.andThen(Effect.sleep("5 seconds"))
+          )
+        ),
         Effect.ensuring(Effect.suspend(() => {
           inFlight.delete(item.id)
           if (item.kind === "score") busyScoreLanes.delete(item.place)

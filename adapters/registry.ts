@@ -1,0 +1,15 @@
+import type { ProtocolDefinition } from "./decoder.ts"
+import { daktronicsRtd } from "./daktronics-rtd/index.ts"
+import { json } from "./json/index.ts"
+import { lines } from "./lines/index.ts"
+import { stramatel452m } from "./stramatel-452m/index.ts"
+
+/** Every scoreboard protocol the bridge speaks. Adding a controller: one folder, one line here. */
+export const protocols: Readonly<Record<string, ProtocolDefinition<any>>> = {
+  [daktronicsRtd.name]: daktronicsRtd,
+  [stramatel452m.name]: stramatel452m,
+  [lines.name]: lines,
+  [json.name]: json
+}
+
+export const protocolNames = Object.keys(protocols)

@@ -1,0 +1,31 @@
+import { Context, Effect, Layer, PubSub, Stream } from "effect"
+import type { Reading } from "../domain/reading.ts"
+import type { LinkState } from "../domain/received.ts"
+import type { ScoreEntry } from "../domain/score-entry.ts"
+import type { DecoderStats } from "../../adapters/decoder.ts"
+import type { ItemKind } from "../delivery/outbox.ts"
+import type { Outcome } from "../delivery/outcome.ts"
+
+/** What happens at a place, as the demo, the status page and metrics see it. */
+export type BridgeEvent =
+  | { readonly _tag: "Link"; readonly place: string; readonly state: LinkState }
+  | { readonly _tag: "Reading"; readonly place: string; readonly reading: Reading; readonly stats: DecoderStats }
+  | { readonly _tag: "Entry"; readonly place: string; readonly itemId: number; readonly entry: ScoreEntry }
+  | { readonly _tag: "Settled"; readonly place: string; readonly itemId: number; readonly kind: ItemKind; readonly outcome: Outcome }
+
+/**
+ * A bounded fan-out of bridge events. Sliding: a slow observer loses old
+ * events rather than slowing delivery or growing memory.
+ */
+export class BridgeEvents extends Context.Service<BridgeEvents, {
+  publish(event: BridgeEvent): Effect.Effect<void>
+  readonly stream: Stream.Stream<BridgeEvent>
+}>()("scorebridge/status/BridgeEvents") {
+  static readonly layer = Layer.effect(BridgeEvents, Effect.gen(function*() {
+    const hub = yield* PubSub.sliding<BridgeEvent>(1024)
+    return BridgeEvents.of({
+      publish: (event) => PubSub.publish(hub, event).pipe(Effect.asVoid),
+      stream: Stream.fromPubSub(hub)
+    })
+  }))
+}
