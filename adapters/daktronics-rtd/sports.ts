@@ -107,11 +107,13 @@ const tennisLayout: SportLayout = {
   }
 }
 
-/** Padel scores like tennis and beach volleyball like volleyball; every other sport reads the common fields. */
+/**
+ * Follows src/scoring/sport-kind.ts: only the sports the service has a
+ * set-based entry for read set fields; padel stays generic there, so here too.
+ */
 export const sportLayout = (sport: string, options: DaktronicsOptions): SportLayout => {
   switch (sport) {
     case "tennis":
-    case "padel":
       return tennisLayout
     case "volleyball":
     case "beachvolleyball":

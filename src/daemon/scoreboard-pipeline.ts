@@ -15,12 +15,12 @@ import { BridgeEvents } from "../status/bridge-events.ts"
  * receive time of the frame that first showed the change and with the event
  * known to be live then.
  */
-export const runScoreboard = Effect.fnUntraced(function*(
+export const runScoreboard = <R>(
   place: string,
   sport: string,
   decoder: Decoder,
-  chunks: Stream.Stream<ReceivedChunk>
-) {
+  chunks: Stream.Stream<ReceivedChunk, never, R>
+) => Effect.gen(function*() {
   const outbox = yield* Outbox
   const scheduler = yield* Scheduler
   const events = yield* ActiveEvents

@@ -1,0 +1,34 @@
+import { Layer, type Redacted } from "effect"
+import { Outbox } from "../delivery/outbox.ts"
+import { RateBudget } from "../delivery/rate-budget.ts"
+import { Scheduler } from "../delivery/scheduler.ts"
+import { serviceDeliverer } from "../delivery/service-deliverer.ts"
+import { ActiveEvents } from "../events/active-events.ts"
+import { ServiceClient } from "../service/client.ts"
+import { BridgeEvents } from "../status/bridge-events.ts"
+
+export interface DeliverySettings {
+  readonly baseUrl: string
+  readonly token: Redacted.Redacted<string>
+  readonly timeoutMs: number
+  readonly requestsPerSecond: number
+  readonly stateDirectory: string
+}
+
+/**
+ * Everything from the outbox to the wire: outbox, rate budget, service client,
+ * active-event tracker, deliverer and scheduler, plus the events bus that the
+ * demo and status page watch.
+ */
+export const deliveryLayer = (settings: DeliverySettings) => {
+  const client = ServiceClient.layer({ baseUrl: settings.baseUrl, token: settings.token, timeoutMs: settings.timeoutMs })
+  const shared = Layer.mergeAll(
+    Outbox.layer({ stateDirectory: settings.stateDirectory }),
+    RateBudget.layer({ requestsPerSecond: settings.requestsPerSecond }),
+    ActiveEvents.layer,
+    BridgeEvents.layer,
+    client
+  )
+  const scheduler = Scheduler.layer.pipe(Layer.provide(serviceDeliverer()))
+  return scheduler.pipe(Layer.provideMerge(shared))
+}

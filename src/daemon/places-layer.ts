@@ -1,0 +1,47 @@
+import { Effect, Layer, Schema, type Stream } from "effect"
+import type { ProtocolDefinition } from "../../adapters/decoder.ts"
+import { protocols } from "../../adapters/registry.ts"
+import type { Config, Place } from "../config/schema.ts"
+import type { ReceivedChunk } from "../domain/received.ts"
+import { BridgeEvents } from "../status/bridge-events.ts"
+import { resolvePlaceSports } from "./place-sports.ts"
+import { runScoreboard } from "./scoreboard-pipeline.ts"
+import { scoreboardChunks } from "./scoreboard-source.ts"
+
+/** Lets the demo feed a simulated console instead of a real port. */
+export type ChunkSourceOverride = (place: Place) => Stream.Stream<ReceivedChunk> | undefined
+
+/** Starts one scoreboard pipeline per place that has a scoreboard. */
+export const placesLayer = (config: Config, override?: ChunkSourceOverride) =>
+  Layer.effectDiscard(Effect.gen(function*() {
+    const sports = yield* resolvePlaceSports(config)
+    const bus = yield* BridgeEvents
+    for (const place of config.places) {
+      const scoreboard = place.scoreboard
+      if (scoreboard === undefined) continue
+      const sport = sports.get(place.key)!
+      const protocol = protocols[scoreboard.protocol] as ProtocolDefinition<unknown>
+      // Already checked by the config loader; decoding again yields the typed options with defaults.
+      const options = yield* Schema.decodeUnknownEffect(protocol.optionsSchema)(scoreboard.options).pipe(Effect.orDie)
+      const decoder = protocol.makeDecoder({
+        ...(options as object),
+        sport,
+        ...(scoreboard.serial?.maxFrameBytes === undefined ? {} : { maxFrameBytes: scoreboard.serial.maxFrameBytes }),
+        // An MQTT payload is one whole document, not a slice of a byte stream.
+        ...(scoreboard.mqtt === undefined ? {} : { framing: "message" })
+      })
+      const publishLink = (state: Parameters<Parameters<typeof scoreboardChunks>[2]>[0]) =>
+        Effect.runFork(bus.publish({ _tag: "Link", place: place.key, state }))
+      const chunks = override?.(place) ?? scoreboardChunks(scoreboard, protocol, publishLink)
+      yield* Effect.logInfo(`${place.key}: ${sport} scoreboard, protocol ${scoreboard.protocol}, ${describeLink(place)}`)
+      yield* Effect.forkScoped(runScoreboard(place.key, sport, decoder, chunks).pipe(
+        Effect.annotateLogs({ place: place.key }),
+        Effect.catchCause((cause) => Effect.logError(`${place.key}: scoreboard pipeline stopped`, cause))
+      ))
+    }
+  }))
+
+const describeLink = (place: Place): string =>
+  place.scoreboard?.serial !== undefined
+    ? `serial ${place.scoreboard.serial.path}`
+    : `mqtt ${(place.scoreboard?.mqtt?.topics ?? []).join(", ")}`

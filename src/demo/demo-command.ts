@@ -1,0 +1,65 @@
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { Console, Effect, Layer, Redacted, Schema, Stream } from "effect"
+import { Command, Flag } from "effect/cli"
+import { Config } from "../config/schema.ts"
+import { daemonLayer } from "../daemon/daemon-layer.ts"
+import { pinoLoggerLayer } from "../observability/logger.ts"
+import { SimulatorControl } from "../simulator/control-client.ts"
+import { startSimulator } from "../simulator/index.ts"
+import { BridgeEvents } from "../status/bridge-events.ts"
+import { describeEvent } from "./describe-event.ts"
+import { simulatedTennisConsole } from "./simulated-console.ts"
+
+export const demoCommand = Command.make(
+  "demo",
+  {
+    points: Flag.Int("points").pipe(Flag.withDescription("How many tennis points to play before stopping"), Flag.withDefault(12)),
+    pointEveryMs: Flag.Int("point-every-ms").pipe(Flag.withDescription("Time between points on the simulated board"), Flag.withDefault(1500))
+  },
+  Effect.fn(function*({ points, pointEveryMs }) {
+    const sim = yield* Effect.acquireRelease(
+      Effect.promise(() => startSimulator({ port: 0, requestsPerSecond: 1 })),
+      (s) => Effect.promise(() => s.close())
+    )
+    const control = new SimulatorControl(sim.url)
+    const event = yield* Effect.promise(() => control.startEvent("court-1", { homeTeam: "Home", awayTeam: "Away", name: "Demo match" }))
+    const stateDirectory = yield* Effect.acquireRelease(
+      Effect.sync(() => mkdtempSync(join(tmpdir(), "scorebridge-demo-"))),
+      (dir) => Effect.sync(() => rmSync(dir, { recursive: true, force: true }))
+    )
+    const config = Schema.decodeUnknownSync(Config)({
+      service: { baseUrl: sim.url, token: { env: "SCOREBRIDGE_TOKEN" }, requestsPerSecond: 1 },
+      stateDirectory,
+      log: { level: "warn" },
+      places: [{ key: "court-1", name: "Centre court", sport: "tennis", scoreboard: { protocol: "lines", serial: { path: "/dev/simulated-console" }, options: simulatedTennisConsole.options } }]
+    })
+
+    yield* Console.log([
+      "scorebridge demo: a simulated tennis scoreboard → scorebridge → the built-in service simulator",
+      `  simulator   ${sim.url} (demo token, 1 request/s per token like the real service)`,
+      `  event       ${event.eventKey} live on court-1`,
+      `  outbox      ${stateDirectory}/outbox.sqlite`,
+      ""
+    ].join("\n"))
+
+    const console = simulatedTennisConsole.stream(points, pointEveryMs)
+    const expected = points
+    yield* Effect.gen(function*() {
+      const bus = yield* BridgeEvents
+      let settled = 0
+      yield* bus.stream.pipe(
+        Stream.tap((e) => Console.log(describeEvent(e))),
+        Stream.takeUntil((e) => e._tag === "Settled" && ++settled >= expected),
+        Stream.runDrain
+      )
+    }).pipe(Effect.provide(daemonLayer(config, Redacted.make("demo-token"), () => console).pipe(
+      Layer.provide(pinoLoggerLayer("warn"))
+    )))
+
+    const received = yield* Effect.promise(() => control.requests())
+    const scores = received.filter((r) => r.method === "POST" && r.path.endsWith("/score") && r.status === 200)
+    yield* Console.log(`\nThe simulator accepted ${scores.length} score entries for court-1, in order, one per point. Done.`)
+  }, Effect.scoped)
+).pipe(Command.withDescription("Run a self-contained demo: simulated scoreboard → bridge → built-in service simulator"))

@@ -1,0 +1,29 @@
+import type { BridgeEvent } from "../status/bridge-events.ts"
+
+const time = () => new Date().toISOString().slice(11, 23)
+
+/** One human line per bridge event, for the demo's output. */
+export const describeEvent = (e: BridgeEvent): string => {
+  switch (e._tag) {
+    case "Link":
+      return `${time()} ${e.place}  link      ${e.state._tag} ${e.state.target}`
+    case "Reading": {
+      const r = e.reading
+      const points = r.gamePoints ? `points ${r.gamePoints[0]}-${r.gamePoints[1]}` : `score ${r.home ?? "?"}-${r.away ?? "?"}`
+      const sets = r.sets ? ` games ${r.sets.map(([h, a]) => `${h}-${a}`).join(" ")}` : ""
+      return `${time()} ${e.place}  reading   ${points}${sets}${r.clock ? `  (clock ${r.clock})` : ""}`
+    }
+    case "Entry":
+      return `${time()} ${e.place}  entry #${e.itemId} stored   ${JSON.stringify(e.entry)}`
+    case "Settled": {
+      const o = e.outcome
+      const what = o._tag === "Delivered"
+        ? `delivered ${JSON.stringify(o.result)}`
+        : o._tag === "Warning" ? `warning: ${o.warning}`
+        : o._tag === "Dead" ? `rejected: ${o.error}`
+        : o._tag === "Missed" ? `missed: ${o.reason}`
+        : `retrying (${o.kind}): ${o.error}`
+      return `${time()} ${e.place}  answer #${e.itemId} ${what}`
+    }
+  }
+}

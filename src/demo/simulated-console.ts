@@ -1,0 +1,34 @@
+import { Effect, Random, Stream } from "effect"
+import type { ReceivedChunk } from "../domain/received.ts"
+import { boardLine, boardLineOptions, TennisMatch } from "./tennis-match.ts"
+
+const encoder = new TextEncoder()
+
+/**
+ * A tennis console for the demo: a clock line every half second (which must
+ * NOT make entries) and a point every `pointEveryMs`, as bytes of the generic
+ * `lines` protocol, so the demo runs the real decoder and mapping.
+ */
+export const simulatedTennisConsole = {
+  options: boardLineOptions,
+  stream: (points: number, pointEveryMs: number): Stream.Stream<ReceivedChunk> =>
+    Stream.unwrap(Effect.sync(() => {
+      const match = new TennisMatch()
+      const ticksPerPoint = Math.max(1, Math.round(pointEveryMs / 500))
+      let seconds = 0
+      const clock = () => {
+        const s = seconds++
+        return `${String(Math.floor(s / 60) % 100).padStart(2, "0")}:${String(s % 60).padStart(2, "0")}`
+      }
+      const line = (text: string): ReceivedChunk => ({ bytes: encoder.encode(text), receivedAt: Date.now() })
+      const tick = Effect.sleep(500).pipe(Effect.andThen(Effect.sync(() => line(boardLine(match.board, clock())))))
+      const point = Effect.gen(function*() {
+        yield* Effect.sleep(500)
+        // The home player wins about 55% of points: enough for deuces and breaks.
+        match.play((yield* Random.next) < 0.55 ? 0 : 1)
+        return line(boardLine(match.board, clock()))
+      })
+      const onePoint = Stream.concat(Stream.fromEffect(tick).pipe(Stream.repeat({ times: ticksPerPoint - 2 })), Stream.fromEffect(point))
+      return Stream.fromEffect(tick).pipe(Stream.concat(onePoint.pipe(Stream.repeat({ times: points - 1 }))))
+    }))
+}
