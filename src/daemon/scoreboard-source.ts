@@ -23,7 +23,8 @@ export const scoreboardChunks = (
     }, onState)
   }
   const topics = scoreboard.mqtt?.topics ?? []
-  return Stream.unwrap(Effect.map(MqttConnection.asEffect(), (mqtt) =>
-    mqtt.subscribe(topics).pipe(Stream.map((message) => ({ bytes: message.payload, receivedAt: message.receivedAt })))
-  ))
+  return Stream.unwrap(Effect.gen(function*() {
+    const mqtt = yield* MqttConnection
+    return mqtt.subscribe(topics).pipe(Stream.map((message) => ({ bytes: message.payload, receivedAt: message.receivedAt })))
+  }))
 }

@@ -1,4 +1,4 @@
-import { Effect, Random, Stream } from "effect"
+import { Effect, Random, Schedule, Stream } from "effect"
 import type { ReceivedChunk } from "../domain/received.ts"
 import { boardLine, boardLineOptions, TennisMatch } from "./tennis-match.ts"
 
@@ -28,7 +28,7 @@ export const simulatedTennisConsole = {
         match.play((yield* Random.next) < 0.55 ? 0 : 1)
         return line(boardLine(match.board, clock()))
       })
-      const onePoint = Stream.concat(Stream.fromEffect(tick).pipe(Stream.repeat({ times: ticksPerPoint - 2 })), Stream.fromEffect(point))
-      return Stream.fromEffect(tick).pipe(Stream.concat(onePoint.pipe(Stream.repeat({ times: points - 1 }))))
+      const onePoint = Stream.concat(Stream.fromEffect(tick).pipe(Stream.repeat(Schedule.recurs(ticksPerPoint - 2))), Stream.fromEffect(point))
+      return Stream.fromEffect(tick).pipe(Stream.concat(onePoint.pipe(Stream.repeat(Schedule.recurs(points - 1)))))
     }))
 }
