@@ -105,7 +105,8 @@ export const openOutboxDatabase = (stateDirectory: string): DatabaseSync => {
     db.exec("PRAGMA journal_size_limit = 4194304")
     const check = db.prepare("PRAGMA quick_check(1)").get()?.["quick_check"]
     if (check !== "ok") {
-      throw new OpenFailure(`the file is corrupt (${String(check)}); move it aside to start with an empty outbox`)
+      const detail = String(check).replace(/\*\*\* in database main \*\*\*/, "").replace(/\s+/g, " ").trim()
+      throw new OpenFailure(`the file is corrupt (${detail}); move it aside to start with an empty outbox`)
     }
     migrate(db, file)
     return db

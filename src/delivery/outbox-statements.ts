@@ -23,26 +23,31 @@ export interface ItemRow {
 }
 
 export const outboxStatements = (db: DatabaseSync) => ({
-  // DO NOTHING + RETURNING yields no row on a duplicate dedupe key; byDedupeKey then finds the original.
+  // No RETURNING: node:sqlite's get() returns the row at the first step and drops the error of the
+  // autocommit that follows (SQLITE_FULL), which would acknowledge an item that was rolled back.
   insert: db.prepare(
     `INSERT INTO items (place, kind, payload, event_key, dedupe_key, created_at, not_before)
-     VALUES ($place, $kind, $payload, $eventKey, $dedupeKey, $createdAt, $createdAt)
-     ON CONFLICT (dedupe_key) DO NOTHING
-     RETURNING *`
+     VALUES ($place, $kind, $payload, $eventKey, $dedupeKey, $createdAt, $createdAt)`
   ),
   byDedupeKey: db.prepare("SELECT * FROM items WHERE dedupe_key = $dedupeKey"),
   byId: db.prepare("SELECT * FROM items WHERE id = $id"),
-  // Loose index scan over items_pending: one seek per (place, kind) lane instead of reading every
-  // pending item, so a long outage's backlog does not slow down each scheduler tick.
+  // Loose index scan over items_pending: a few seeks per place instead of reading every pending
+  // item, so a long outage's backlog does not slow down each scheduler tick. The kinds are listed
+  // because the table's CHECK allows no others.
   heads: db.prepare(
-    `WITH RECURSIVE lane (id) AS (
-       SELECT (SELECT id FROM items WHERE state = 'pending' ORDER BY place, kind, id LIMIT 1)
-       UNION ALL
-       SELECT (SELECT n.id FROM items n
-               WHERE n.state = 'pending' AND (n.place, n.kind) > (head.place, head.kind)
-               ORDER BY n.place, n.kind, n.id LIMIT 1)
-       FROM lane JOIN items head ON head.id = lane.id)
-     SELECT items.* FROM lane JOIN items ON items.id = lane.id ORDER BY items.id`
+    `WITH RECURSIVE
+       place (name) AS (
+         SELECT (SELECT place FROM items WHERE state = 'pending' ORDER BY place LIMIT 1)
+         UNION ALL
+         SELECT (SELECT n.place FROM items n WHERE n.state = 'pending' AND n.place > place.name
+                 ORDER BY n.place LIMIT 1)
+         FROM place WHERE place.name IS NOT NULL),
+       kind (name) AS (VALUES ('click'), ('score'), ('undo'))
+     SELECT * FROM items WHERE id IN (
+       SELECT (SELECT MIN(h.id) FROM items h
+               WHERE h.state = 'pending' AND h.place = place.name AND h.kind = kind.name)
+       FROM place CROSS JOIN kind WHERE place.name IS NOT NULL)
+     ORDER BY id`
   ),
   lastOf: db.prepare("SELECT * FROM items WHERE place = $place AND kind = $kind ORDER BY id DESC LIMIT 1"),
   recent: db.prepare("SELECT * FROM items WHERE place = $place ORDER BY id DESC LIMIT $limit"),

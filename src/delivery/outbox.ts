@@ -1,6 +1,6 @@
 import * as path from "node:path"
 import type { DatabaseSync } from "node:sqlite"
-import { Context, Effect, Layer, Option } from "effect"
+import { Clock, Context, Effect, Layer, Option } from "effect"
 import { describeFailure, OutboxOpenError, OutboxReadError, OutboxWriteError } from "./outbox-errors.ts"
 import { openOutboxDatabase, outboxFileName } from "./outbox-database.ts"
 import { outboxStatements, type ItemRow } from "./outbox-statements.ts"
@@ -28,7 +28,7 @@ export interface OutboxItem {
   /** Earliest next attempt, ms. */
   readonly notBefore: number
   readonly state: ItemState
-  /** The service's error or warning text (never the token). */
+  /** The latest error, warning or miss reason (never the token); cleared on delivery. */
   readonly lastError: string | null
   /** The service's answer when delivered, e.g. `{ eventKey, key }` or `{ momentKey }`. */
   readonly result: unknown | null
@@ -136,7 +136,10 @@ const makeOutbox = Effect.fnUntraced(function*(stateDirectory: string) {
   const append = Effect.fn("Outbox.append")(function*(input: AppendInput) {
     const row = yield* write(() => {
       const dedupeKey = input.dedupeKey ?? null
-      const inserted = sql.insert.get({
+      // Looked up first rather than ON CONFLICT: a duplicate must not even advance the id sequence.
+      const existing = dedupeKey === null ? undefined : sql.byDedupeKey.get({ dedupeKey })
+      if (existing !== undefined) return existing
+      const { lastInsertRowid } = sql.insert.run({
         place: input.place,
         kind: input.kind,
         payload: toJson(input.payload, "payload"),
@@ -144,10 +147,10 @@ const makeOutbox = Effect.fnUntraced(function*(stateDirectory: string) {
         dedupeKey,
         createdAt: input.createdAt
       })
-      return inserted ?? sql.byDedupeKey.get({ dedupeKey })
+      return sql.byId.get({ id: lastInsertRowid })
     })
     if (row === undefined) {
-      return yield* new OutboxWriteError({ path: file, reason: "the item vanished while it was being appended" })
+      return yield* new OutboxWriteError({ path: file, reason: "the database returned no row for the appended item" })
     }
     return toItem(row as unknown as ItemRow)
   })
@@ -155,16 +158,16 @@ const makeOutbox = Effect.fnUntraced(function*(stateDirectory: string) {
   const many = (rows: ReadonlyArray<unknown>) => (rows as ReadonlyArray<ItemRow>).map(toItem)
   const maybe = (row: unknown) => (row === undefined ? Option.none() : Option.some(toItem(row as ItemRow)))
 
-  const settle = (state: ItemState) =>
-    (id: number, lastError: string | null, result: unknown) =>
+  const settle = (state: ItemState) => (id: number, lastError: string | null, result: unknown) =>
+    Effect.flatMap(Clock.currentTimeMillis, (settledAt) =>
       update(id, () =>
         sql.settle.run({
           id,
           state,
           lastError,
           result: result === undefined || result === null ? null : toJson(result, "result"),
-          settledAt: Date.now()
-        }))
+          settledAt
+        })))
 
   const toDelivered = settle("delivered")
   const toWarning = settle("warning")
@@ -178,9 +181,10 @@ const makeOutbox = Effect.fnUntraced(function*(stateDirectory: string) {
       toWarning(id, warning, result)
     ),
     markDead: Effect.fn("Outbox.markDead")((id: number, error: string) => toDead(id, error, null)),
-    markMissed: Effect.fn("Outbox.markMissed")((id: number, reason: string) =>
-      update(id, () => sql.missed.run({ id, lastError: reason, settledAt: Date.now() }))
-    ),
+    markMissed: Effect.fn("Outbox.markMissed")(function*(id: number, reason: string) {
+      const settledAt = yield* Clock.currentTimeMillis
+      yield* update(id, () => sql.missed.run({ id, lastError: reason, settledAt }))
+    }),
     reschedule: Effect.fn("Outbox.reschedule")((id: number, error: string, notBefore: number) =>
       update(id, () => sql.reschedule.run({ id, lastError: error, notBefore }))
     ),

@@ -6,8 +6,8 @@ export type Priority = "click" | "score" | "probe"
 export interface BudgetOptions {
   /** The service's limit for this token, shared by every place. */
   readonly requestsPerSecond: number
-  /** Added to every interval so clock jitter never pushes a request under the limit. */
-  readonly marginMs?: number
+  /** Fraction added to every interval so timer and network jitter never push a request under the limit. */
+  readonly margin?: number
 }
 
 export interface BudgetSnapshot {
@@ -39,7 +39,7 @@ const backoffBaseMs = 2_000
 const backoffCapMs = 60_000
 
 const make = Effect.fnUntraced(function*(options: BudgetOptions) {
-  const intervalMs = 1000 / options.requestsPerSecond + (options.marginMs ?? 25)
+  const intervalMs = (1000 / options.requestsPerSecond) * (1 + (options.margin ?? 0.025))
   const waiters: Record<Priority, Array<Deferred.Deferred<void>>> = { click: [], score: [], probe: [] }
   const bell = yield* Queue.sliding<void>(1)
   const sent: Array<number> = []

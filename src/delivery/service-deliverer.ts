@@ -1,7 +1,8 @@
-import { Clock, Effect, Layer } from "effect"
+import { Clock, Effect, Layer, Option } from "effect"
 import type { ScoreEntry } from "../domain/score-entry.ts"
 import { ActiveEvents } from "../events/active-events.ts"
 import { ServiceClient } from "../service/client.ts"
+import type { ClickBody } from "../service/schemas.ts"
 import { retryClass, type ServiceError } from "../service/errors.ts"
 import { Deliverer } from "./deliverer.ts"
 import type { OutboxItem } from "./outbox.ts"
@@ -38,6 +39,22 @@ export const serviceDeliverer = (options: DelivererOptions = {}) =>
       return Outcome.warning(`no event running on ${item.place}, the service dropped the entry: ${answer.warning}`, { warning: answer.warning })
     })
 
+    // A click goes to the event it was pressed in; when that was not known at
+    // press time, the place's active event is looked up now.
+    const deliverClick = Effect.fnUntraced(function*(item: OutboxItem) {
+      const body = item.payload as ClickBody
+      const eventKey = item.eventKey ?? Option.getOrNull(yield* client.activeEventKey(item.place))
+      if (eventKey === null) {
+        yield* events.learn(item.place, null)
+        return Outcome.warning(`no event running on ${item.place}: the press made no highlight`)
+      }
+      const answer = yield* client.postClick(eventKey, body)
+      if (answer.error !== undefined) {
+        return Outcome.warning(`highlight made, but the service did not accept all of it: ${answer.error}`, { eventKey, ...answer })
+      }
+      return Outcome.delivered({ eventKey, momentKey: answer.momentKey })
+    })
+
     const deliverUndo = Effect.fnUntraced(function*(item: OutboxItem) {
       const { momentKey } = item.payload as { momentKey: string }
       yield* client.deleteMoment(momentKey)
@@ -49,7 +66,7 @@ export const serviceDeliverer = (options: DelivererOptions = {}) =>
         ? deliverScore(item)
         : item.kind === "undo"
         ? deliverUndo(item)
-        : Effect.succeed(Outcome.dead("clicks are not delivered by this version"))
+        : deliverClick(item)
       return attempt.pipe(Effect.catch((error: ServiceError) => Effect.succeed(outcomeOf(error))))
     }
 

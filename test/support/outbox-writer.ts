@@ -1,0 +1,48 @@
+/**
+ * Appends items to the outbox in <stateDir> as a separate process, printing "<id> <seq>" for each
+ * item once `append` has returned (its acknowledgement). Tests SIGKILL it or fill its disk and then
+ * check that every printed id survived.
+ *
+ *   node test/support/outbox-writer.ts <stateDir> [firstSeq=0] [count=100000] [payloadBytes=32]
+ *
+ * On a failure it prints "error <tag> <message>" and exits with code 2.
+ */
+import { Effect } from "effect"
+import { Outbox } from "../../src/delivery/outbox.ts"
+
+const [stateDirectory, firstArg = "0", countArg = "100000", bytesArg = "32"] = process.argv.slice(2)
+if (stateDirectory === undefined) {
+  process.stderr.write("usage: outbox-writer.ts <stateDir> [firstSeq] [count] [payloadBytes]\n")
+  process.exit(64)
+}
+const first = Number(firstArg)
+const count = Number(countArg)
+const filler = "x".repeat(Number(bytesArg))
+const places = ["court-1", "court-2", "court-3"] as const
+const kinds = ["score", "click", "undo"] as const
+
+const program = Effect.gen(function*() {
+  const outbox = yield* Outbox
+  for (let seq = first; seq < first + count; seq++) {
+    const item = yield* outbox.append({
+      place: places[seq % places.length]!,
+      kind: kinds[seq % kinds.length]!,
+      payload: { seq, filler },
+      dedupeKey: `writer-${seq}`,
+      createdAt: Date.now()
+    })
+    // stdout to a pipe is synchronous on Linux: once this returns, the ack has left the process.
+    process.stdout.write(`${item.id} ${seq}\n`)
+  }
+}).pipe(
+  Effect.provide(Outbox.layer({ stateDirectory })),
+  Effect.catch((error) =>
+    Effect.sync(() => {
+      process.stdout.write(`error ${error._tag} ${error.message}\n`)
+      process.exitCode = 2
+    })
+  )
+)
+
+// A defect rejects here and crashes the process with exit code 1: tests tell that apart from 2.
+await Effect.runPromise(program)
