@@ -1,0 +1,64 @@
+import type { Reading } from "../../src/domain/reading.ts"
+import { type Decoder, emptyStats, type ProtocolDefinition } from "../decoder.ts"
+import { apiSports } from "../shared/api-sports.ts"
+import { MalformedFrame } from "../shared/field-values.ts"
+import { defaultMaxLineBytes, makeLineSplitter } from "../shared/line-splitter.ts"
+import { readingFromFields } from "../shared/reading-fields.ts"
+import { compilePath, parseDocument, valueAt } from "./document.ts"
+import { configuredFields, type JsonOptions, optionsSchema } from "./options.ts"
+
+export type { JsonOptions } from "./options.ts"
+
+/** JSON score documents: newline-delimited on a serial line, or one per MQTT message. */
+export const json: ProtocolDefinition<JsonOptions> = {
+  name: "json",
+  description: "JSON score documents (newline-delimited on serial, or one per MQTT message), read by configured paths",
+  serialDefaults: { baudRate: 9600, dataBits: 8, parity: "none", stopBits: 1 },
+  sports: apiSports,
+  optionsSchema,
+  makeDecoder(options): Decoder {
+    const stats = emptyStats()
+    const maxBytes = options.maxFrameBytes ?? defaultMaxLineBytes
+    const paths = new Map(configuredFields(options.fields).map(([name, path]) => [name, compilePath(path)]))
+    const configured = new Set(paths.keys())
+
+    const read = (text: string, receivedAt: number, readings: Array<Reading>) => {
+      try {
+        const document = parseDocument(text)
+        if (document === undefined) throw new MalformedFrame("not JSON")
+        readings.push(readingFromFields(configured, (field) => valueAt(document, paths.get(field)!), receivedAt))
+        stats.frames++
+      } catch {
+        stats.badFrames++
+      }
+    }
+
+    if (options.framing === "message") {
+      const text = new TextDecoder("utf-8")
+      return {
+        stats,
+        push(chunk, receivedAt) {
+          const readings: Array<Reading> = []
+          if (chunk.length > maxBytes) {
+            stats.overlong++
+            return readings
+          }
+          const document = text.decode(chunk)
+          // An empty payload is how a retained topic gets cleared, not a bad frame.
+          if (document.trim() !== "") read(document, receivedAt, readings)
+          return readings
+        }
+      }
+    }
+
+    const splitter = makeLineSplitter({ maxLineBytes: maxBytes, onOverlong: () => stats.overlong++ })
+    return {
+      stats,
+      push(chunk, receivedAt) {
+        const readings: Array<Reading> = []
+        for (const line of splitter.push(chunk)) read(line, receivedAt, readings)
+        return readings
+      }
+    }
+  }
+}

@@ -1,0 +1,60 @@
+import { Schema } from "effect"
+import { type FieldName, fieldNames, fieldSetProblem, isFieldName } from "../shared/reading-fields.ts"
+
+/** A column to ignore in `fields`. */
+export const skipColumn = "_"
+
+export interface CompiledPattern {
+  readonly regex: RegExp
+  readonly fields: ReadonlyArray<FieldName>
+}
+
+/** Compiles a configured pattern, or says what is wrong with it. */
+export const compilePattern = (source: string): CompiledPattern | string => {
+  let regex: RegExp
+  try {
+    regex = new RegExp(source)
+  } catch (error) {
+    return `pattern is not a valid regular expression: ${(error as Error).message}`
+  }
+  // Matching the empty alternative lists every named group, whatever the pattern matches.
+  const groups = Object.keys(new RegExp(`(?:${source})|`).exec("")?.groups ?? {})
+  const unknown = groups.filter((name) => !isFieldName(name))
+  if (unknown.length > 0) {
+    return `pattern has unknown named group(s) ${unknown.join(", ")}; known: ${fieldNames.join(", ")}`
+  }
+  if (groups.length === 0) return `pattern has no named group among ${fieldNames.join(", ")}`
+  const fields = groups.filter(isFieldName)
+  const problem = fieldSetProblem(fields)
+  return problem === undefined ? { regex, fields } : `pattern: ${problem}`
+}
+
+const Pattern = Schema.String.check(Schema.makeFilter((source: string) => {
+  const compiled = compilePattern(source)
+  return typeof compiled === "string" ? compiled : undefined
+}))
+
+const Column = Schema.Literals([...fieldNames, skipColumn])
+
+/**
+ * Either `pattern` (named groups are the fields) or `delimiter` + `fields`
+ * (column names in order, `_` to skip a column).
+ */
+export const optionsSchema = Schema.Struct({
+  pattern: Schema.optional(Pattern),
+  delimiter: Schema.optional(Schema.NonEmptyString),
+  fields: Schema.optional(Schema.Array(Column))
+}).check(Schema.makeFilter((options) => {
+  if (options.pattern !== undefined) {
+    return options.delimiter === undefined && options.fields === undefined
+      ? undefined
+      : "give either pattern, or delimiter and fields, not both"
+  }
+  if (options.delimiter === undefined || options.fields === undefined) return "give either pattern, or delimiter and fields"
+  const named = options.fields.filter(isFieldName)
+  if (new Set(named).size !== named.length) return "fields: a field is named twice"
+  const problem = fieldSetProblem(named)
+  return problem === undefined ? undefined : `fields: ${problem}`
+}))
+
+export type LinesOptions = typeof optionsSchema.Type
