@@ -26,6 +26,8 @@ export interface BudgetSnapshot {
  */
 export class RateBudget extends Context.Service<RateBudget, {
   acquire(priority: Priority): Effect.Effect<void>
+  /** The granted request has completed (answered, failed or timed out). */
+  readonly finished: Effect.Effect<void>
   readonly rateLimited: Effect.Effect<number>
   readonly succeeded: Effect.Effect<void>
   suspend(reason: string): Effect.Effect<void>
@@ -39,11 +41,12 @@ const backoffBaseMs = 2_000
 const backoffCapMs = 60_000
 
 const make = Effect.fnUntraced(function*(options: BudgetOptions) {
-  const intervalMs = (1000 / options.requestsPerSecond) * (1 + (options.margin ?? 0.025))
+  const intervalMs = (1000 / options.requestsPerSecond) * (1 + (options.margin ?? 0.01))
   const waiters: Record<Priority, Array<Deferred.Deferred<void>>> = { click: [], score: [], probe: [] }
   const bell = yield* Queue.sliding<void>(1)
   const sent: Array<number> = []
   let lastGrant = -Infinity
+  let lastFinished = -Infinity
   let backoffUntil = 0
   let backoffLevel = 0
   let suspended: string | null = null
@@ -63,7 +66,10 @@ const make = Effect.fnUntraced(function*(options: BudgetOptions) {
         continue
       }
       const now = yield* Clock.currentTimeMillis
-      const slot = Math.max(lastGrant + intervalMs, backoffUntil)
+      // The service counts arrivals, which fall anywhere between our send and
+      // its answer: spacing from the previous answer as well as from the previous
+      // send keeps a slow first request from arriving too close to the next one.
+      const slot = Math.max(lastGrant + intervalMs, lastFinished + intervalMs, backoffUntil)
       if (slot > now) {
         // Pick only once the slot is due, so a click that arrives meanwhile
         // takes it ahead of scores that were already waiting.
@@ -109,6 +115,9 @@ const make = Effect.fnUntraced(function*(options: BudgetOptions) {
 
   return RateBudget.of({
     acquire,
+    finished: Effect.map(Clock.currentTimeMillis, (now) => {
+      lastFinished = Math.max(lastFinished, now)
+    }),
     rateLimited,
     succeeded: Effect.sync(() => {
       backoffLevel = 0

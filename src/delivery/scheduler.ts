@@ -42,7 +42,7 @@ export class Scheduler extends Context.Service<Scheduler, {
       yield* Effect.logError("service rejected the token (401): delivery is paused for every place, nothing is dropped; check the token")
       yield* Effect.gen(function*() {
         yield* budget.acquire("probe")
-        if (!(yield* deliverer.probe)) return yield* Effect.fail("still unauthorized")
+        if (!(yield* deliverer.probe.pipe(Effect.ensuring(budget.finished)))) return yield* Effect.fail("still unauthorized")
       }).pipe(Effect.retry({ schedule: unauthorizedProbe }))
       yield* budget.resume
       yield* Effect.logInfo("service accepts the token again: delivery resumed")
@@ -89,7 +89,7 @@ export class Scheduler extends Context.Service<Scheduler, {
     const deliverOnce = (item: OutboxItem) =>
       Effect.gen(function*() {
         yield* budget.acquire(item.kind === "score" ? "score" : "click")
-        const outcome = yield* deliverer.deliver(item)
+        const outcome = yield* deliverer.deliver(item).pipe(Effect.ensuring(budget.finished))
         yield* bus.publish({ _tag: "Settled", place: item.place, itemId: item.id, kind: item.kind, outcome })
         yield* record(item, outcome)
       })

@@ -1,0 +1,283 @@
+import { Context, Effect, Layer, Option, Queue, Redacted, Schema, Stream, SubscriptionRef } from "effect"
+import { connect, type IClientOptions, type MqttClient } from "mqtt"
+import type { LinkState } from "../domain/received.ts"
+import { topicMatches } from "./topic-filter.ts"
+
+export interface MqttMessage {
+  readonly topic: string
+  readonly payload: Uint8Array
+  /** ms since epoch, stamped as the client handed the message over. */
+  readonly receivedAt: number
+  /** Set for a retained message replayed on subscribe: old state, not a fresh event. */
+  readonly retained: boolean
+}
+
+export interface MqttConnectionOptions {
+  readonly url: string
+  /** Stable across restarts: the broker keeps the persistent session under this id. */
+  readonly clientId: string
+  readonly username?: string
+  readonly password?: Redacted.Redacted<string>
+  /** PEM contents, not file paths. */
+  readonly tls?: {
+    readonly ca?: string
+    readonly cert?: string
+    readonly key?: Redacted.Redacted<string>
+    readonly rejectUnauthorized?: boolean
+  }
+  readonly will?: { readonly topic: string; readonly payload: string; readonly retain: boolean }
+  /** Default 1000. */
+  readonly reconnectPeriodMs?: number
+}
+
+export interface PublishOptions {
+  readonly retain?: boolean
+  /** Default 1. */
+  readonly qos?: 0 | 1
+}
+
+export class MqttConfigError extends Schema.TaggedError<MqttConfigError>()("MqttConfigError", {
+  broker: Schema.String,
+  message: Schema.String
+}) {}
+
+export class MqttPublishError extends Schema.TaggedError<MqttPublishError>()("MqttPublishError", {
+  topic: Schema.String,
+  message: Schema.String
+}) {}
+
+/**
+ * The daemon's one MQTT client: a persistent session (clean: false) under a stable client id,
+ * so QoS 1 messages sent while the daemon or the broker was away are delivered when it is back.
+ */
+export class MqttConnection extends Context.Service<MqttConnection, {
+  /**
+   * Messages on any of `topics` (filters, wildcards allowed), subscribed at QoS 1.
+   * Subscriptions outlive the stream on purpose: unsubscribing at shutdown would make the
+   * broker drop what arrives while the daemon restarts. Messages that arrived before any
+   * stream asked for them (a resumed session delivers its queue right after connecting) are
+   * kept, up to a bound, and handed to the first stream that subscribes to their topic.
+   */
+  subscribe(topics: ReadonlyArray<string>): Stream.Stream<MqttMessage>
+  /**
+   * Completes once the broker acknowledged (QoS 1) or the packet was written (QoS 0). While
+   * disconnected the message is queued and this waits for the reconnect: add a timeout where
+   * that matters. Interrupting does not withdraw a queued message.
+   */
+  publish(topic: string, payload: string | Uint8Array, options?: PublishOptions): Effect.Effect<void, MqttPublishError>
+  /** Current link state, for the status page. */
+  readonly state: Effect.Effect<LinkState>
+  /** The current state, then every change. */
+  readonly stateChanges: Stream.Stream<LinkState>
+}>()("scorebridge/transport/MqttConnection") {
+  static readonly layer = (options: MqttConnectionOptions): Layer.Layer<MqttConnection, MqttConfigError> =>
+    Layer.effect(MqttConnection, make(options))
+}
+
+/** Most messages held for a stream that has not subscribed yet; the oldest go first. */
+const maxUnclaimed = 1_000
+
+type ClientEvent =
+  | { readonly _tag: "connected"; readonly sessionPresent: boolean }
+  | { readonly _tag: "reconnecting" }
+  | { readonly _tag: "closed" }
+  | { readonly _tag: "error"; readonly message: string }
+  | { readonly _tag: "subscribeFailed"; readonly filters: ReadonlyArray<string>; readonly message: string }
+  | { readonly _tag: "unclaimedDropped"; readonly topic: string }
+
+interface Route {
+  readonly filters: ReadonlyArray<string>
+  readonly deliver: (message: MqttMessage) => void
+}
+
+const make = Effect.fnUntraced(function*(options: MqttConnectionOptions) {
+  const broker = describeBroker(options.url)
+  const reconnectPeriod = options.reconnectPeriodMs ?? 1_000
+  const target = broker
+  const state = yield* SubscriptionRef.make<LinkState>({ _tag: "connecting", target })
+  const events = yield* Queue.unbounded<ClientEvent>()
+  const report = (event: ClientEvent) => {
+    Queue.offerUnsafe(events, event)
+  }
+
+  const client = yield* Effect.acquireRelease(
+    Effect.try({
+      try: () => connect(options.url, clientOptions(options, reconnectPeriod)),
+      catch: (err) => new MqttConfigError({ broker, message: err instanceof Error ? err.message : String(err) })
+    }),
+    endClient
+  )
+
+  const wanted = new Set<string>() // every filter a stream asked for, for the daemon's lifetime
+  const granted = new Set<string>() // acknowledged by the broker in the current session
+  const requested = new Set<string>() // SUBSCRIBE sent on this connection, SUBACK pending
+  const routes = new Set<Route>()
+  const unclaimed: Array<MqttMessage> = []
+
+  const syncSubscriptions = () => {
+    if (!client.connected) return
+    const missing = [...wanted].filter((filter) => !granted.has(filter) && !requested.has(filter))
+    if (missing.length === 0) return
+    for (const filter of missing) requested.add(filter)
+    client.subscribe(missing, { qos: 1 }, (err, grants) => {
+      for (const filter of missing) requested.delete(filter)
+      if (err) return report({ _tag: "subscribeFailed", filters: missing, message: err.message })
+      const refused = (grants ?? []).filter((grant) => grant.qos >= 128).map((grant) => grant.topic)
+      for (const grant of grants ?? []) if (grant.qos < 128) granted.add(grant.topic)
+      if (refused.length > 0) report({ _tag: "subscribeFailed", filters: refused, message: "refused by the broker" })
+    })
+  }
+
+  client.on("message", (topic, payload, packet) => {
+    const message: MqttMessage = { receivedAt: Date.now(), topic, payload, retained: packet.retain }
+    let claimed = false
+    for (const route of routes) {
+      if (route.filters.some((filter) => topicMatches(filter, topic))) {
+        route.deliver(message)
+        claimed = true
+      }
+    }
+    if (claimed) return
+    unclaimed.push(message)
+    if (unclaimed.length > maxUnclaimed) report({ _tag: "unclaimedDropped", topic: unclaimed.shift()!.topic })
+  })
+  client.on("connect", (connack) => {
+    // Without a session the broker forgot our subscriptions: all of them must be sent again.
+    if (!connack.sessionPresent) granted.clear()
+    requested.clear()
+    report({ _tag: "connected", sessionPresent: connack.sessionPresent })
+    syncSubscriptions()
+  })
+  client.on("reconnect", () => report({ _tag: "reconnecting" }))
+  client.on("close", () => {
+    requested.clear()
+    report({ _tag: "closed" })
+  })
+  client.on("error", (err) => report({ _tag: "error", message: err.message }))
+
+  yield* Effect.forkScoped(
+    Effect.forever(Effect.flatMap(Queue.take(events), handleEvents(state, target, reconnectPeriod))).pipe(
+      Effect.annotateLogs({ broker })
+    )
+  )
+
+  const subscribe = (topics: ReadonlyArray<string>): Stream.Stream<MqttMessage> =>
+    Stream.callback<MqttMessage>((queue) =>
+      Effect.acquireRelease(
+        Effect.sync(() => {
+          const route: Route = { filters: [...topics], deliver: (message) => Queue.offerUnsafe(queue, message) }
+          const matches = (message: MqttMessage) => route.filters.some((filter) => topicMatches(filter, message.topic))
+          for (const message of unclaimed.filter(matches)) route.deliver(message)
+          removeWhere(unclaimed, matches)
+          routes.add(route)
+          for (const filter of topics) wanted.add(filter)
+          syncSubscriptions()
+          return route
+        }),
+        (route) => Effect.sync(() => routes.delete(route))
+      )
+    )
+
+  const publish = Effect.fn("MqttConnection.publish")(function*(
+    topic: string,
+    payload: string | Uint8Array,
+    publishOptions?: PublishOptions
+  ) {
+    const body = typeof payload === "string" ? payload : Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength)
+    yield* Effect.callback<void, MqttPublishError>((resume) => {
+      client.publish(
+        topic,
+        body,
+        { qos: publishOptions?.qos ?? 1, retain: publishOptions?.retain ?? false },
+        (err) => resume(err ? Effect.fail(new MqttPublishError({ topic, message: err.message })) : Effect.void)
+      )
+    })
+  })
+
+  return MqttConnection.of({
+    subscribe,
+    publish,
+    state: SubscriptionRef.get(state),
+    stateChanges: SubscriptionRef.changes(state)
+  })
+})
+
+const handleEvents = (state: SubscriptionRef.SubscriptionRef<LinkState>, target: string, retryInMs: number) => {
+  let lastError: string | undefined
+  let wasConnected = false
+  return Effect.fnUntraced(function*(event: ClientEvent) {
+    switch (event._tag) {
+      case "connected":
+        lastError = undefined
+        wasConnected = true
+        yield* SubscriptionRef.set(state, { _tag: "connected", target })
+        return yield* Effect.log(`MQTT connected (session ${event.sessionPresent ? "resumed" : "new"})`)
+      case "reconnecting":
+        return yield* SubscriptionRef.set(state, { _tag: "connecting", target })
+      case "closed": {
+        const reason = lastError ?? "connection closed"
+        yield* SubscriptionRef.set(state, { _tag: "disconnected", target, reason, retryInMs })
+        // A broker that stays down fails every second: warn when the link drops, not on each retry.
+        const message = `MQTT disconnected: ${reason}; retrying every ${retryInMs} ms`
+        yield* (wasConnected ? Effect.logWarning(message) : Effect.logDebug(message))
+        wasConnected = false
+        return
+      }
+      case "error":
+        lastError = event.message
+        return
+      case "subscribeFailed":
+        return yield* Effect.logError(`MQTT subscription to ${event.filters.join(", ")} failed: ${event.message}`)
+      case "unclaimedDropped":
+        return yield* Effect.logWarning(`MQTT message on ${event.topic} dropped: no stream subscribed to it yet`)
+    }
+  })
+}
+
+const clientOptions = (options: MqttConnectionOptions, reconnectPeriod: number): IClientOptions => ({
+  clientId: options.clientId,
+  clean: false,
+  reconnectPeriod,
+  connectTimeout: 10_000,
+  keepalive: 30,
+  // We resubscribe ourselves, on every connect whose session is gone (see syncSubscriptions).
+  resubscribe: false,
+  ...(options.username === undefined ? {} : { username: options.username }),
+  ...(options.password === undefined ? {} : { password: Redacted.value(options.password) }),
+  ...(options.will === undefined
+    ? {}
+    : { will: { topic: options.will.topic, payload: Buffer.from(options.will.payload), retain: options.will.retain, qos: 1 } }),
+  ...(options.tls === undefined
+    ? {}
+    : {
+      ...(options.tls.ca === undefined ? {} : { ca: options.tls.ca }),
+      ...(options.tls.cert === undefined ? {} : { cert: options.tls.cert }),
+      ...(options.tls.key === undefined ? {} : { key: Redacted.value(options.tls.key) }),
+      rejectUnauthorized: options.tls.rejectUnauthorized ?? true
+    })
+})
+
+/** Ends the client politely; forces it if the broker does not answer in time. */
+const endClient = (client: MqttClient) =>
+  Effect.callback<void>((resume) => {
+    client.end(false, {}, () => resume(Effect.void))
+  }).pipe(
+    Effect.timeoutOption("2 seconds"),
+    Effect.flatMap((ended) => (Option.isNone(ended) ? Effect.sync(() => client.end(true)) : Effect.void))
+  )
+
+/** The broker without credentials a URL may carry, for logs and status. */
+const describeBroker = (url: string): string => {
+  try {
+    const parsed = new URL(url)
+    return `${parsed.protocol}//${parsed.host}`
+  } catch {
+    return "(invalid broker URL)"
+  }
+}
+
+const removeWhere = <A>(items: Array<A>, predicate: (item: A) => boolean): void => {
+  let kept = 0
+  for (const item of items) if (!predicate(item)) items[kept++] = item
+  items.length = kept
+}

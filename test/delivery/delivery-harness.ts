@@ -1,0 +1,67 @@
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { Effect, Layer, ManagedRuntime, Redacted } from "effect"
+import { Outbox } from "../../src/delivery/outbox.ts"
+import { Scheduler } from "../../src/delivery/scheduler.ts"
+import { deliveryLayer } from "../../src/daemon/delivery-layer.ts"
+import { SimulatorControl } from "../../src/simulator/control-client.ts"
+import { type RunningSimulator, type SimulatorSeed, startSimulator } from "../../src/simulator/index.ts"
+
+/**
+ * The real delivery core (SQLite outbox, rate budget, scheduler, HTTP client)
+ * against the simulator over loopback HTTP, at a given rate limit.
+ */
+/** Two basketball courts: generic entries, so tests need no sport-specific scoreValue. */
+export const basketballSeed: SimulatorSeed = {
+  organizations: [{
+    key: "test-org",
+    name: "Test organization",
+    tokens: ["demo-token"],
+    places: [{ key: "court-1", name: "Court 1", sport: "basketball" }, { key: "court-2", name: "Court 2", sport: "basketball" }]
+  }]
+}
+
+export const startDelivery = async (requestsPerSecond: number) => {
+  const sim: RunningSimulator = await startSimulator({ port: 0, requestsPerSecond, burst: 1, seed: basketballSeed })
+  const control = new SimulatorControl(sim.url)
+  const stateDirectory = mkdtempSync(join(tmpdir(), "scorebridge-delivery-"))
+  const layer = deliveryLayer({
+    baseUrl: sim.url,
+    token: Redacted.make("demo-token"),
+    timeoutMs: 2_000,
+    requestsPerSecond,
+    stateDirectory
+  }).pipe(Layer.provide(Layer.empty))
+  const runtime = ManagedRuntime.make(layer)
+  const run = <A, E>(effect: Effect.Effect<A, E, Outbox | Scheduler>) => runtime.runPromise(effect)
+  const append = (input: Parameters<Outbox["Service"]["append"]>[0]) =>
+    run(Effect.gen(function*() {
+      const item = yield* (yield* Outbox).append(input)
+      yield* (yield* Scheduler).wake
+      return item
+    }))
+  return {
+    sim,
+    control,
+    run,
+    append,
+    close: async () => {
+      await runtime.dispose()
+      await sim.close()
+      rmSync(stateDirectory, { recursive: true, force: true })
+    }
+  }
+}
+
+/** Polls until `check` holds or the deadline passes; bounded, so a broken scheduler fails the test. */
+export const waitFor = async (check: () => Promise<boolean>, timeoutMs: number, what: string) => {
+  const deadline = Date.now() + timeoutMs
+  while (Date.now() < deadline) {
+    if (await check()) return
+    await new Promise((r) => setTimeout(r, 50))
+  }
+  throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`)
+}
+
+export const genericEntry = (i: number, at = Date.now()) => ({ timeStamp: at + i, left: i, right: 0, period: 1 })

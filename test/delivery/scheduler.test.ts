@@ -1,0 +1,69 @@
+import { afterEach, describe, expect, it } from "vitest"
+import { genericEntry, startDelivery, waitFor } from "./delivery-harness.ts"
+
+type Delivery = Awaited<ReturnType<typeof startDelivery>>
+let delivery: Delivery | undefined
+afterEach(async () => {
+  await delivery?.close()
+  delivery = undefined
+})
+
+const scorePosts = async (d: Delivery) =>
+  (await d.control.requests()).filter((r) => r.method === "POST" && r.path.endsWith("/score"))
+
+describe("scheduler against the simulator's rate limit", () => {
+  it("drains a 60-entry backlog in order without a single 429", async () => {
+    const d = (delivery = await startDelivery(5))
+    await d.control.startEvent("court-1")
+    const base = Date.now()
+    for (let i = 0; i < 60; i++) await d.append({ place: i % 2 === 0 ? "court-1" : "court-2", kind: "score", payload: genericEntry(i, base), createdAt: base + i })
+    await waitFor(async () => (await scorePosts(d)).filter((r) => r.status === 200).length === 60, 25_000, "60 deliveries")
+    const requests = await d.control.requests()
+    expect(requests.filter((r) => r.status === 429)).toEqual([])
+    // Per place, the service saw the entries in capture order.
+    for (const place of ["court-1", "court-2"]) {
+      const stamps = requests.filter((r) => r.path.includes(place)).map((r) => (r.body as { timeStamp: number }).timeStamp)
+      expect(stamps).toEqual([...stamps].sort((a, b) => a - b))
+      expect(stamps).toHaveLength(30)
+    }
+    // And no two requests closer than the limit allows (5/s → 200 ms; the simulator grants 2% grace).
+    const gaps = requests.slice(1).map((r, i) => r.at - requests[i]!.at)
+    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(196)
+  }, 40_000)
+
+  it("backs off from a 429 burst, then delivers everything", async () => {
+    const d = (delivery = await startDelivery(5))
+    await d.control.startEvent("court-1")
+    await d.control.injectFault({ kind: "status", status: 429, count: 4 })
+    const base = Date.now()
+    for (let i = 0; i < 8; i++) await d.append({ place: "court-1", kind: "score", payload: genericEntry(i, base), createdAt: base + i })
+    await waitFor(async () => (await scorePosts(d)).filter((r) => r.status === 200).length === 8, 30_000, "8 deliveries after the burst")
+    const requests = await scorePosts(d)
+    expect(requests.filter((r) => r.status === 429)).toHaveLength(4)
+    // Back-off: after the first 429 the next attempt waited at least the base pause (2 s, jittered down to 1.6 s).
+    const first429 = requests.findIndex((r) => r.status === 429)
+    expect(requests[first429 + 1]!.at - requests[first429]!.at).toBeGreaterThanOrEqual(1_500)
+    const delivered = requests.filter((r) => r.status === 200).map((r) => (r.body as { left: number }).left)
+    expect(delivered).toEqual([0, 1, 2, 3, 4, 5, 6, 7])
+  }, 40_000)
+
+  it("sends a click ahead of a 30-entry score backlog, within one rate slot", async () => {
+    const d = (delivery = await startDelivery(2))
+    const { eventKey } = await d.control.startEvent("court-1")
+    const base = Date.now()
+    for (let i = 0; i < 30; i++) await d.append({ place: "court-1", kind: "score", payload: genericEntry(i, base), createdAt: base + i })
+    // Let the backlog start draining so the click really arrives behind it.
+    await waitFor(async () => (await scorePosts(d)).length >= 2, 5_000, "the backlog to start")
+    const pressedAt = Date.now()
+    await d.append({ place: "court-1", kind: "click", eventKey, payload: { timeStamp: pressedAt, metadata: { clickId: "c-1" } }, createdAt: pressedAt })
+    await waitFor(async () => (await d.control.requests()).some((r) => r.path.endsWith("/clicks")), 5_000, "the click")
+    const requests = await d.control.requests()
+    const click = requests.find((r) => r.path.endsWith("/clicks"))!
+    expect(click.status).toBe(200)
+    expect(click.body).toMatchObject({ timeStamp: pressedAt, metadata: { clickId: "c-1" } })
+    // One slot at 2/s is 500 ms (+1% margin); allow the HTTP round trip on top.
+    expect(click.at - pressedAt).toBeLessThanOrEqual(600)
+    const scoresBefore = requests.filter((r) => r.path.endsWith("/score") && r.seq < click.seq).length
+    expect(scoresBefore).toBeLessThan(30)
+  }, 40_000)
+})

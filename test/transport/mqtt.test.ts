@@ -1,0 +1,225 @@
+import { Effect, Fiber, Layer, Logger, ManagedRuntime, Redacted, Stream } from "effect"
+import { connectAsync, type MqttClient } from "mqtt"
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { format } from "node:util"
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
+import type { LinkState } from "../../src/domain/received.ts"
+import { MqttConnection, type MqttConnectionOptions, type MqttMessage } from "../../src/transport/mqtt.ts"
+import { eventually } from "../support/eventually.ts"
+import { freePort } from "../support/free-port.ts"
+import { type Mosquitto, startMosquitto } from "../support/mosquitto.ts"
+
+let dir: string
+let broker: Mosquitto
+let clientCount = 0
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), "scorebridge-mqtt-"))
+  broker = await startMosquitto(dir)
+})
+afterAll(async () => {
+  await broker?.stop()
+  rmSync(dir, { recursive: true, force: true })
+})
+
+/** The daemon's side: one MqttConnection, its logs, and the states it went through. */
+const startDaemon = async (overrides: Partial<MqttConnectionOptions> = {}) => {
+  const logs: Array<string> = []
+  const collector = Logger.make(({ message }) => logs.push(format(...(Array.isArray(message) ? message : [message]))))
+  const runtime = ManagedRuntime.make(
+    MqttConnection.layer({ url: broker.url, clientId: `daemon-${++clientCount}-${process.pid}`, ...overrides }).pipe(
+      Layer.provide(Logger.layer([collector]))
+    )
+  )
+  const states: Array<LinkState> = []
+  runtime.runFork(MqttConnection.use((mqtt) => Stream.runForEach(mqtt.stateChanges, (s) => Effect.sync(() => states.push(s)))))
+  const received: Array<MqttMessage> = []
+  const subscribe = (topics: ReadonlyArray<string>, into: Array<MqttMessage> = received) =>
+    runtime.runFork(
+      MqttConnection.use((mqtt) => Stream.runForEach(mqtt.subscribe(topics), (m) => Effect.sync(() => into.push(m))))
+    )
+  const state = () => runtime.runPromise(MqttConnection.use((mqtt) => mqtt.state))
+  const connected = () => eventually("the daemon to connect", async () => ((await state())._tag === "connected" ? true : undefined))
+  return { runtime, logs, states, received, subscribe, state, connected }
+}
+type Daemon = Awaited<ReturnType<typeof startDaemon>>
+
+/** Another party on the broker (a button, a console), with a clean session. */
+const startPeer = (): Promise<MqttClient> => connectAsync(broker.url, { clientId: `peer-${++clientCount}`, clean: true })
+
+const text = (message: MqttMessage | undefined) => (message ? Buffer.from(message.payload).toString() : undefined)
+
+/** Publishes `probe` until the daemon has it: proves its subscription is in place at the broker. */
+const untilSubscribed = async (peer: MqttClient, daemon: Daemon, topic: string) => {
+  await eventually("the daemon's subscription to take effect", async () => {
+    await peer.publishAsync(topic, "probe", { qos: 1 })
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    return daemon.received.some((m) => m.topic === topic && text(m) === "probe") ? true : undefined
+  })
+}
+
+describe("MqttConnection with a real mosquitto", () => {
+  let daemon: Daemon | undefined
+  let peer: MqttClient | undefined
+  afterEach(async () => {
+    await peer?.endAsync(true)
+    await daemon?.runtime.dispose()
+    daemon = peer = undefined
+  })
+
+  it("hands each stream only the messages matching its filters, payload intact and stamped", async () => {
+    daemon = await startDaemon()
+    const d = daemon
+    const court2: Array<MqttMessage> = []
+    d.subscribe(["venue/court1/#"])
+    d.subscribe(["venue/+/score"], court2)
+    await d.connected()
+    peer = await startPeer()
+    await untilSubscribed(peer, d, "venue/court1/probe")
+
+    const before = Date.now()
+    const bytes = Uint8Array.from([0x16, 0x00, 0xff, 0x0d, 0x0a])
+    await peer.publishAsync("venue/court1/button", Buffer.from(bytes), { qos: 1 })
+    await peer.publishAsync("venue/court2/score", "2-1", { qos: 1 })
+    const button = await eventually("the button message", () => d.received.find((m) => m.topic === "venue/court1/button"))
+    await eventually("the court 2 score", () => court2.find((m) => m.topic === "venue/court2/score"))
+
+    expect([...button.payload]).toEqual([...bytes])
+    expect(button.retained).toBe(false)
+    expect(button.receivedAt).toBeGreaterThanOrEqual(before)
+    expect(button.receivedAt).toBeLessThanOrEqual(Date.now())
+    expect(d.received.some((m) => m.topic === "venue/court2/score")).toBe(false)
+    expect(court2.map((m) => m.topic)).toEqual(["venue/court2/score"])
+  })
+
+  it("marks retained messages replayed on subscribe, and live ones not", async () => {
+    peer = await startPeer()
+    await peer.publishAsync("venue/retained/state", "old state", { qos: 1, retain: true })
+    daemon = await startDaemon()
+    const d = daemon
+    d.subscribe(["venue/retained/state"])
+    const replayed = await eventually("the retained message", () => d.received[0])
+    expect(text(replayed)).toBe("old state")
+    expect(replayed.retained).toBe(true)
+
+    await peer.publishAsync("venue/retained/state", "new state", { qos: 1, retain: true })
+    const live = await eventually("the live message", () => d.received[1])
+    expect(text(live)).toBe("new state")
+    expect(live.retained).toBe(false)
+    await peer.publishAsync("venue/retained/state", "", { qos: 1, retain: true }) // clear it for other tests
+  })
+
+  it("publishes, retained when asked", async () => {
+    daemon = await startDaemon()
+    await daemon.connected()
+    await daemon.runtime.runPromise(
+      MqttConnection.use((mqtt) => mqtt.publish("venue/bridge/state", "online", { retain: true }))
+    )
+    await daemon.runtime.runPromise(
+      MqttConnection.use((mqtt) => mqtt.publish("venue/bridge/event", Uint8Array.from([1, 2, 3]), { qos: 0 }))
+    )
+    // A late subscriber sees the retained one: it reached the broker with the retain flag.
+    peer = await startPeer()
+    const seen: Array<{ topic: string; payload: string; retain: boolean }> = []
+    peer.on("message", (topic, payload, packet) => seen.push({ topic, payload: payload.toString(), retain: packet.retain }))
+    await peer.subscribeAsync("venue/bridge/state", { qos: 1 })
+    await eventually("the retained state", () => seen[0])
+    expect(seen[0]).toEqual({ topic: "venue/bridge/state", payload: "online", retain: true })
+    await peer.publishAsync("venue/bridge/state", "", { qos: 1, retain: true })
+  })
+
+  it("receives a QoS 1 message published while it was cut off by a broker restart", async () => {
+    daemon = await startDaemon({ clientId: `daemon-persistent-${process.pid}` })
+    const d = daemon
+    d.subscribe(["venue/clicks/#"])
+    await d.connected()
+    peer = await startPeer()
+    await untilSubscribed(peer, d, "venue/clicks/probe")
+    await peer.endAsync(true)
+
+    await broker.stop()
+    // Wait for a refused reconnect attempt: the next one is a full reconnect period away, time
+    // enough to restart the broker and publish before the daemon is back.
+    const seen = d.states.length
+    await eventually("a failed reconnect", () =>
+      d.states.slice(seen).some((s, i, after) => s._tag === "connecting" && after[i + 1]?._tag === "disconnected")
+        ? true
+        : undefined)
+    await broker.start()
+    peer = await startPeer()
+    await peer.publishAsync("venue/clicks/court1", "while away", { qos: 1 })
+    expect((await d.state())._tag).not.toBe("connected") // else this test would prove nothing
+
+    const late = await eventually("the message queued in the session", () =>
+      d.received.find((m) => m.topic === "venue/clicks/court1"))
+    expect(text(late)).toBe("while away")
+    expect(d.logs.some((line) => line.includes("session resumed"))).toBe(true)
+  })
+
+  it("gets what was queued while the daemon itself was down, even before it subscribes again", async () => {
+    const clientId = `daemon-restarted-${process.pid}`
+    const first = await startDaemon({ clientId })
+    first.subscribe(["venue/buttons/#"])
+    await first.connected()
+    peer = await startPeer()
+    await untilSubscribed(peer, first, "venue/buttons/probe")
+    await first.runtime.dispose() // shutdown must not unsubscribe: the session keeps collecting
+
+    await peer.publishAsync("venue/buttons/court1", "pressed while down", { qos: 1 })
+    daemon = await startDaemon({ clientId })
+    const d = daemon
+    await d.connected()
+    // The resumed session delivers at once; nobody is subscribed yet, so the connection keeps it.
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    expect(d.received).toEqual([])
+    d.subscribe(["venue/buttons/#"])
+    const kept = await eventually("the message queued for the session", () => d.received[0])
+    expect(kept.topic).toBe("venue/buttons/court1")
+    expect(text(kept)).toBe("pressed while down")
+    expect(d.logs.some((line) => line.includes("session resumed"))).toBe(true)
+  })
+
+  it("subscribes again when the broker lost the session", async () => {
+    daemon = await startDaemon({ clientId: `daemon-forgotten-${process.pid}` })
+    const d = daemon
+    d.subscribe(["venue/forgotten"])
+    await d.connected()
+    peer = await startPeer()
+    await untilSubscribed(peer, d, "venue/forgotten")
+    await peer.endAsync(true)
+
+    await broker.stop()
+    rmSync(join(dir, "mosquitto.db"), { force: true })
+    await broker.start()
+    await eventually("a reconnect with a new session", () => d.logs.some((l) => l.includes("session new")) && d.logs.filter((l) => l.includes("MQTT connected")).length >= 2 ? true : undefined)
+
+    peer = await startPeer()
+    const before = d.received.length
+    await untilSubscribed(peer, d, "venue/forgotten")
+    expect(d.received.length).toBeGreaterThan(before)
+  })
+
+  it("shuts down promptly while no broker is reachable, reporting why it is down meanwhile", async () => {
+    daemon = await startDaemon({ url: `mqtt://127.0.0.1:${await freePort()}` })
+    const d = daemon
+    const down = await eventually("a refused connection", () => d.states.find((s) => s._tag === "disconnected"))
+    expect(down).toMatchObject({ reason: expect.stringContaining("ECONNREFUSED"), retryInMs: 1_000 })
+    const started = Date.now()
+    await d.runtime.dispose()
+    daemon = undefined
+    expect(Date.now() - started).toBeLessThan(3_000)
+  })
+
+  it("keeps the password and URL credentials out of logs and status", async () => {
+    const url = broker.url.replace("mqtt://", "mqtt://scorer:url-secret@")
+    daemon = await startDaemon({ url, username: "scorer", password: Redacted.make("pw-secret") })
+    await daemon.connected()
+    await broker.restart()
+    await eventually("the reconnect", () => (daemon!.logs.filter((l) => l.includes("MQTT connected")).length >= 2 ? true : undefined))
+    const everything = JSON.stringify(daemon.states) + daemon.logs.join("\n")
+    expect(daemon.logs.some((l) => l.includes("MQTT disconnected"))).toBe(true)
+    expect(everything).not.toContain("secret")
+  })
+})
