@@ -1,19 +1,10 @@
 import { Effect, Schema } from "effect"
+import { apiSports } from "../../adapters/shared/api-sports.ts"
 
 /** Controller protocols with a folder in adapters/; the registry must hold each of them. */
 export const protocolNames = ["daktronics-rtd", "stramatel-452m", "lines", "json"] as const
-export type ProtocolName = (typeof protocolNames)[number]
 
-/** Sport codes of the Event Highlights Service ("Sport codes" in the API doc). */
-export const sportCodes = [
-  "ballhockey", "baseball", "basketball", "beachvolleyball", "billiard", "bowling", "cheer", "cricket",
-  "dekhockey", "football", "frontenis", "futsal", "golf", "handball", "hockey", "lacrosse", "other", "padel",
-  "pickleball", "pongbeyond", "rollerderby", "rugby", "soccer", "softball", "swimming", "tennis", "unihockey",
-  "volleyball", "waterpolo", "wrestling"
-] as const
-export type SportCode = (typeof sportCodes)[number]
-
-export const baudRates = [1200, 2400, 4800, 9600, 19200, 38400, 57600, 115200, 230400] as const
+const baudRates = [1200, 2400, 4800, 9600, 19200, 38400, 57600, 115200, 230400] as const
 
 const SerialLine = Schema.Struct({
   path: Schema.String.check(
@@ -42,9 +33,9 @@ const MqttTopic = Schema.String.check(
 )
 
 const MqttSource = Schema.Struct({
-  topics: Schema.NonEmptyArray(MqttTopic).annotate({
+  topics: Schema.Array(MqttTopic).annotate({
     description: "Topics carrying this scoreboard's messages (subscribed with QoS 1). One decoder per topic."
-  })
+  }).check(Schema.isMinLength(1, { message: "list at least one topic" }))
 }).annotate({ description: "Scoreboard messages from the MQTT broker configured in the top-level mqtt block." })
 
 const exactlyOneLink = Schema.makeFilter<{ readonly serial?: unknown; readonly mqtt?: unknown }>(
@@ -68,7 +59,7 @@ export const Scoreboard = Schema.Struct({
     description: "Protocol-specific options, checked by the protocol's own schema (see the protocol's README).",
     default: {}
   }).pipe(Schema.withDecodingDefaultKey(Effect.succeed({})))
-}).check(exactlyOneLink).annotate({ description: "The place's scoreboard controller: protocol and link (serial or mqtt)." })
+}).annotate({ description: "The place's scoreboard controller: protocol and link (serial or mqtt)." }).check(exactlyOneLink)
 
 export type Scoreboard = typeof Scoreboard.Type
 
@@ -81,7 +72,7 @@ export const Place = Schema.Struct({
     Schema.isPattern(/^[^\s/?#%]+$/u, { message: "must be the service's place key: no spaces, /, ?, # or %" })
   ).annotate({ description: "The service's placeKey (see GET /public/places)." }),
   name: Schema.optionalKey(Schema.NonEmptyString.annotate({ description: "Display name for status and logs." })),
-  sport: Schema.optionalKey(Schema.Literals(sportCodes).annotate({
+  sport: Schema.optionalKey(Schema.Literals(apiSports).annotate({
     description: "Sport code from the service's list. Omitted: the place's sport as the service reports it."
   })),
   scoreboard: Schema.optionalKey(Scoreboard)

@@ -36,17 +36,21 @@ const exactlyOneSource = Schema.makeFilter<{ readonly env?: string; readonly fil
   { toJsonSchema: () => ({ minProperties: 1, maxProperties: 1 }) }
 )
 
-export const SecretRef = Schema.Struct({
+const fields = {
   env: Schema.optionalKey(EnvName),
   file: Schema.optionalKey(SecretFile),
   credential: Schema.optionalKey(CredentialName)
-}).check(exactlyOneSource).annotate({
-  // Replaces the default "expected object, got <value>": the value may be an inline secret.
-  message: "must be a reference to the secret — { env: NAME }, { file: /path } or { credential: NAME } — never the secret itself",
-  description: "Where to read a secret: exactly one of env, file or credential. Never write the secret itself in the config."
-})
+}
 
-export type SecretRef = typeof SecretRef.Type
+/** A secret reference field; `what` says which secret, for the JSON Schema and editors. */
+export const secretRef = (what: string) =>
+  Schema.Struct(fields).annotate({
+    // Replaces the default "expected object, got <value>": the value may be an inline secret.
+    message: "must be a reference to the secret — { env: NAME }, { file: /path } or { credential: NAME } — never the secret itself",
+    description: `${what}: exactly one of env, file or credential. Never write the secret itself in the config.`
+  }).check(exactlyOneSource)
+
+export type SecretRef = ReturnType<typeof secretRef>["Type"]
 
 /** Short human description of where a secret comes from, safe to print. */
 export const describeSecretRef = (ref: SecretRef): string =>

@@ -37,7 +37,7 @@ export class RateBudget extends Context.Service<RateBudget, {
   static readonly layer = (options: BudgetOptions) => Layer.effect(RateBudget, make(options))
 }
 
-const backoffBaseMs = 2_000
+const backoffBaseMs = 1_000
 const backoffCapMs = 60_000
 
 const make = Effect.fnUntraced(function*(options: BudgetOptions) {

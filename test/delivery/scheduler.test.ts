@@ -34,15 +34,17 @@ describe("scheduler against the simulator's rate limit", () => {
   it("backs off from a 429 burst, then delivers everything", async () => {
     const d = (delivery = await startDelivery(5))
     await d.control.startEvent("court-1")
-    await d.control.injectFault({ kind: "status", status: 429, count: 4 })
+    await d.control.injectFault({ kind: "status", status: 429, count: 3 })
     const base = Date.now()
     for (let i = 0; i < 8; i++) await d.append({ place: "court-1", kind: "score", payload: genericEntry(i, base), createdAt: base + i })
     await waitFor(async () => (await scorePosts(d)).filter((r) => r.status === 200).length === 8, 30_000, "8 deliveries after the burst")
     const requests = await scorePosts(d)
-    expect(requests.filter((r) => r.status === 429)).toHaveLength(4)
-    // Back-off: after the first 429 the next attempt waited at least the base pause (2 s, jittered down to 1.6 s).
-    const first429 = requests.findIndex((r) => r.status === 429)
-    expect(requests[first429 + 1]!.at - requests[first429]!.at).toBeGreaterThanOrEqual(1_500)
+    expect(requests.filter((r) => r.status === 429)).toHaveLength(3)
+    // Back-off grows: 1 s, 2 s, 4 s, each jittered by ±20%.
+    const pauses = requests.slice(0, 3).map((r, i) => requests[i + 1]!.at - r.at)
+    expect(pauses[0]).toBeGreaterThanOrEqual(780)
+    expect(pauses[1]).toBeGreaterThanOrEqual(1_580)
+    expect(pauses[2]).toBeGreaterThanOrEqual(3_180)
     const delivered = requests.filter((r) => r.status === 200).map((r) => (r.body as { left: number }).left)
     expect(delivered).toEqual([0, 1, 2, 3, 4, 5, 6, 7])
   }, 40_000)

@@ -1,0 +1,60 @@
+import { Effect } from "effect"
+import { ConfigError, readConfig, type ConfigProblem, type LoadedConfig } from "./load.ts"
+import type { ProtocolCatalog } from "./protocol-options.ts"
+import type { Config, Place } from "./schema.ts"
+import { describeSecretRef, type SecretRef } from "./secret-ref.ts"
+import { resolveSecret } from "./secrets.ts"
+
+export type CheckResult =
+  | { readonly ok: true; readonly summary: string }
+  | { readonly ok: false; readonly report: string }
+
+const secretsOf = (config: Config): ReadonlyArray<{ readonly path: ReadonlyArray<string>; readonly ref: SecretRef }> => [
+  { path: ["service", "token"], ref: config.service.token },
+  ...(config.mqtt?.password === undefined ? [] : [{ path: ["mqtt", "password"], ref: config.mqtt.password }])
+]
+
+// A secret that cannot be read stops the daemon as surely as a typo does, so it is reported the same way.
+const secretProblems = Effect.fn("secretProblems")(function*({ config, locate }: LoadedConfig) {
+  const problems: Array<ConfigProblem> = []
+  for (const { path, ref } of secretsOf(config)) {
+    const what = path.join(".")
+    yield* resolveSecret(ref, what).pipe(
+      Effect.catchTag("SecretError", (error) =>
+        Effect.sync(() => problems.push({ path: what, ...locate(path), message: error.reason }))
+      )
+    )
+  }
+  return problems
+})
+
+const describeSource = (place: Place): string => {
+  const board = place.scoreboard
+  if (board === undefined) return "no scoreboard"
+  const link = board.serial !== undefined ? `serial ${board.serial.path}` : `MQTT ${board.mqtt?.topics.join(", ") ?? ""}`
+  return `${board.protocol} over ${link}`
+}
+
+const summarize = (file: string, config: Config): string => [
+  `${file} is valid.`,
+  `  service: ${config.service.baseUrl}, token from ${describeSecretRef(config.service.token)}, ${config.service.requestsPerSecond} request(s)/s`,
+  ...(config.mqtt === undefined ? [] : [`  mqtt: ${config.mqtt.url} as ${config.mqtt.clientId}`]),
+  ...config.places.map((place) =>
+    `  place ${place.key}${place.name === undefined ? "" : ` (${place.name})`}: ${place.sport ?? "sport from the service"}, ${describeSource(place)}`
+  ),
+  `  status: http://${config.status.listen}, state in ${config.stateDirectory}, log level ${config.log.level}`
+].join("\n")
+
+/**
+ * What `scorebridge check --config FILE` reports: the file decoded and
+ * validated, and its secrets readable. Never fails; never prints a secret.
+ */
+export const checkConfig = Effect.fn("checkConfig")(function*(
+  path: string,
+  protocols?: ProtocolCatalog
+): Effect.fn.Return<CheckResult, ConfigError> {
+  const loaded = yield* readConfig(path, protocols)
+  const problems = yield* secretProblems(loaded)
+  if (problems.length > 0) return yield* new ConfigError({ file: path, problems })
+  return { ok: true, summary: summarize(path, loaded.config) }
+}, Effect.catchTag("ConfigError", (error) => Effect.succeed<CheckResult>({ ok: false, report: error.message })))

@@ -1,0 +1,149 @@
+import { hostname } from "node:os"
+import { Effect, Schema } from "effect"
+import { Place } from "./place.ts"
+import { secretRef } from "./secret-ref.ts"
+
+const loopbackHosts = new Set(["localhost", "127.0.0.1", "[::1]"])
+const isLoopback = (host: string) => loopbackHosts.has(host) || /^127\.\d+\.\d+\.\d+$/u.test(host)
+
+const parseUrl = (text: string): URL | undefined => {
+  try {
+    return new URL(text)
+  } catch {
+    return undefined
+  }
+}
+
+const BaseUrl = Schema.String.check(
+  Schema.makeFilter((text: string) => {
+    const url = parseUrl(text)
+    if (url === undefined) return "must be a URL such as https://api.example.com"
+    if (url.protocol === "https:") return undefined
+    if (url.protocol === "http:") {
+      // The token travels in a header: plain HTTP only where it cannot leave the machine.
+      return isLoopback(url.hostname) ? undefined : "must use https:// — http:// is allowed only for 127.0.0.1, ::1 or localhost"
+    }
+    return "must start with https://"
+  }, { toJsonSchema: () => ({ pattern: "^https?://" }) })
+).annotate({ description: "Base address of the Event Highlights Service. https:// (http:// only for a loopback simulator)." })
+
+const Service = Schema.Struct({
+  baseUrl: BaseUrl,
+  token: secretRef("API token (a full credential)"),
+  companyKey: Schema.optionalKey(Schema.NonEmptyString.annotate({
+    description: "Organization key: used to look up the places' sports and by `scorebridge doctor`."
+  })),
+  requestsPerSecond: Schema.Finite.check(Schema.isBetween({ minimum: 0.01, maximum: 100 })).annotate({
+    description: "The service's request limit for this token, shared by all places.",
+    default: 1
+  }).pipe(Schema.withDecodingDefaultKey(Effect.succeed(1))),
+  timeoutMs: Schema.Int.check(Schema.isBetween({ minimum: 100, maximum: 300_000 })).annotate({
+    description: "Timeout of one request to the service, in ms.",
+    default: 10_000
+  }).pipe(Schema.withDecodingDefaultKey(Effect.succeed(10_000)))
+}).annotate({ description: "The Event Highlights Service and how to reach it." })
+
+const Listen = Schema.String.check(
+  Schema.makeFilter((text: string) => {
+    const match = /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):(\d{1,5})$/u.exec(text)
+    const port = match === null ? NaN : Number(match[2])
+    return port >= 1 && port <= 65535 ? undefined : "must be host:port, e.g. 127.0.0.1:8370 (port 1–65535)"
+  }, { toJsonSchema: () => ({ pattern: "^(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9.-]+):[0-9]{1,5}$" }) })
+)
+
+const Mqtt = Schema.Struct({
+  url: Schema.String.check(
+    Schema.isPattern(/^mqtts?:\/\/[^/\s]+/u, { message: "must be mqtt://host:port or mqtts://host:port" })
+  ).annotate({ description: "Broker address: mqtt:// or mqtts:// (TLS)." }),
+  clientId: Schema.String.check(
+    Schema.isPattern(/^[A-Za-z0-9_.-]{1,64}$/u, { message: "must be 1–64 letters, digits, _ . or -" })
+  ).annotate({
+    description: "MQTT client id; default scorebridge-<hostname>. Keep it stable: the broker keeps the persistent session (QoS 1 backlog) under it."
+  }).pipe(Schema.withDecodingDefaultKey(Effect.sync(() => `scorebridge-${hostname()}`.replace(/[^A-Za-z0-9_.-]/gu, "-").slice(0, 64)))),
+  username: Schema.optionalKey(Schema.NonEmptyString.annotate({ description: "Broker user name." })),
+  password: Schema.optionalKey(secretRef("Broker password")),
+  tls: Schema.optionalKey(Schema.Struct({
+    ca: Schema.optionalKey(Schema.String.annotate({ description: "CA certificate file (PEM) for a private broker CA." })),
+    cert: Schema.optionalKey(Schema.String.annotate({ description: "Client certificate file (PEM)." })),
+    key: Schema.optionalKey(Schema.String.annotate({ description: "Client private key file (PEM)." })),
+    rejectUnauthorized: Schema.Boolean.annotate({
+      description: "Verify the broker's certificate. Turn off only on an isolated test bench.",
+      default: true
+    }).pipe(Schema.withDecodingDefaultKey(Effect.succeed(true)))
+  }).check(Schema.makeFilter((tls) =>
+    (tls.cert === undefined) === (tls.key === undefined) ? undefined : "give cert: and key: together (client certificate authentication)"
+  )).annotate({ description: "TLS settings for mqtts://." })),
+  topicPrefix: Schema.String.check(
+    Schema.isPattern(/^[^#+/\u0000][^#+\u0000]*[^#+/\u0000]$|^[^#+/\u0000]$/u, {
+      message: "must be a topic prefix without wildcards (+, #) or leading/trailing /"
+    })
+  ).annotate({
+    description: "Prefix of the bridge's own topics; its state is retained at <prefix>/bridge/state.",
+    default: "scorebridge"
+  }).pipe(Schema.withDecodingDefaultKey(Effect.succeed("scorebridge")))
+}).annotate({ description: "MQTT broker; needed when any scoreboard (or later, button) uses MQTT." })
+
+const uniquePlaceKeys = Schema.makeFilter((places: ReadonlyArray<{ readonly key: string }>) => {
+  const firstIndex = new Map<string, number>()
+  const issues: Array<{ path: ReadonlyArray<PropertyKey>; issue: string }> = []
+  places.forEach((place, index) => {
+    const first = firstIndex.get(place.key)
+    if (first === undefined) firstIndex.set(place.key, index)
+    else issues.push({ path: [index, "key"], issue: `duplicate place key "${place.key}" (also places[${first}])` })
+  })
+  return issues
+})
+
+interface CrossFields {
+  readonly service: { readonly companyKey?: string }
+  readonly mqtt?: unknown
+  readonly places: ReadonlyArray<{ readonly sport?: string; readonly scoreboard?: { readonly mqtt?: unknown } }>
+}
+
+// Rules spanning sections: caught here, not when the daemon reaches that place.
+const sectionsAgree = Schema.makeFilter((config: CrossFields) =>
+  config.places.flatMap((place, index) => [
+    ...(place.scoreboard?.mqtt !== undefined && config.mqtt === undefined
+      ? [{ path: ["places", index, "scoreboard", "mqtt"], issue: "uses MQTT, but there is no top-level mqtt: block with the broker url" }]
+      : []),
+    ...(place.scoreboard !== undefined && place.sport === undefined && config.service.companyKey === undefined
+      ? [{ path: ["places", index], issue: "has no sport: set sport:, or service.companyKey so the bridge can read the place's sport from the service" }]
+      : [])
+  ])
+)
+
+export const Config = Schema.Struct({
+  service: Service,
+  stateDirectory: Schema.NonEmptyString.annotate({
+    description: "Directory for the durable outbox and state. Default: $STATE_DIRECTORY (systemd StateDirectory=), else ./state."
+  }).pipe(Schema.withDecodingDefaultKey(Effect.sync(() => process.env["STATE_DIRECTORY"] || "./state"))),
+  retention: Schema.Struct({
+    deliveredHours: Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 24 * 365 })).annotate({
+      description: "How long delivered entries stay in the outbox for inspection, in hours.",
+      default: 72
+    }).pipe(Schema.withDecodingDefaultKey(Effect.succeed(72)))
+  }).annotate({ description: "Housekeeping of the outbox." }).pipe(Schema.withDecodingDefaultKey(Effect.succeed({}))),
+  status: Schema.Struct({
+    listen: Listen.annotate({
+      description: "host:port of the status page, /health and /metrics. Keep it on 127.0.0.1 unless the venue network is trusted.",
+      default: "127.0.0.1:8370"
+    }).pipe(Schema.withDecodingDefaultKey(Effect.succeed("127.0.0.1:8370")))
+  }).annotate({ description: "Local status page and health endpoint." }).pipe(Schema.withDecodingDefaultKey(Effect.succeed({}))),
+  log: Schema.Struct({
+    level: Schema.Literals(["trace", "debug", "info", "warn", "error"]).annotate({
+      description: "Least severe level written to the journal.",
+      default: "info"
+    }).pipe(Schema.withDecodingDefaultKey(Effect.succeed("info" as const)))
+  }).annotate({ description: "Logging." }).pipe(Schema.withDecodingDefaultKey(Effect.succeed({}))),
+  mqtt: Schema.optionalKey(Mqtt),
+  places: Schema.Array(Place).annotate({
+    description: "The places this bridge serves; at least one, keys unique."
+  }).check(Schema.isMinLength(1, { message: "at least one place is required" }), uniquePlaceKeys)
+}).annotate({
+  title: "scorebridge configuration",
+  description: "Configuration of the scorebridge daemon (YAML). Secrets are references (env, file, credential), never values."
+}).check(sectionsAgree)
+
+export type Config = typeof Config.Type
+export type { Place, Scoreboard } from "./place.ts"
+export type { SecretRef } from "./secret-ref.ts"

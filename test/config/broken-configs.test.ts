@@ -1,0 +1,185 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { afterAll, assert, describe, it } from "@effect/vitest"
+import { Effect } from "effect"
+import { stringify } from "yaml"
+import { checkConfig } from "../../src/config/check.ts"
+import { loadConfig } from "../../src/config/load.ts"
+
+// A value that must never show up in any report.
+const secret = "s3cr3t-T0KEN-9f8e7d"
+process.env["SCOREBRIDGE_TOKEN"] = secret
+process.env["EMPTY_TOKEN"] = "   "
+delete process.env["NOT_SET_TOKEN"]
+delete process.env["CREDENTIALS_DIRECTORY"]
+
+const dir = mkdtempSync(join(tmpdir(), "scorebridge-config-"))
+afterAll(() => process.env.KEEP ? undefined : rmSync(dir, { recursive: true, force: true }))
+
+const valid = () => ({
+  service: { baseUrl: "https://api.example.com", token: { env: "SCOREBRIDGE_TOKEN" } as Record<string, unknown>, companyKey: "demo-org" } as Record<string, unknown>,
+  places: [{
+    key: "court-1",
+    sport: "tennis",
+    scoreboard: {
+      protocol: "lines",
+      serial: { path: "/dev/ttyUSB0" } as Record<string, unknown>,
+      options: { delimiter: ",", fields: ["home", "away", "period"] } as Record<string, unknown>
+    } as Record<string, unknown>
+  } as Record<string, unknown>] as Array<Record<string, unknown>>
+} as Record<string, any>)
+
+const edit = (change: (config: Record<string, any>) => void) => {
+  const config = valid()
+  change(config)
+  return stringify(config)
+}
+
+interface Case {
+  readonly name: string
+  readonly yaml: string
+  /** The field path a problem must name ("" for the file as a whole). */
+  readonly path: string
+  readonly message: string
+  /** Where the problem must point, when the case pins it. */
+  readonly at?: string
+  /** Only found when secrets are resolved (checkConfig, not loadConfig). */
+  readonly secretsOnly?: boolean
+}
+
+const cases: ReadonlyArray<Case> = [
+  { name: "missing service", yaml: edit((c) => delete c.service), path: "service", message: "required, but missing" },
+  { name: "missing baseUrl", yaml: edit((c) => delete c.service.baseUrl), path: "service.baseUrl", message: "required" },
+  { name: "missing places", yaml: edit((c) => delete c.places), path: "places", message: "required" },
+  { name: "no places", yaml: edit((c) => c.places = []), path: "places", message: "at least one place is required" },
+  { name: "rate as text", yaml: edit((c) => c.service.requestsPerSecond = "fast"), path: "service.requestsPerSecond", message: `expected a number, got "fast"` },
+  { name: "fractional timeout", yaml: edit((c) => c.service.timeoutMs = 2.5), path: "service.timeoutMs", message: "integer" },
+  { name: "unknown top-level key", yaml: edit((c) => c.plaecs = []), path: "plaecs", message: `unknown key "plaecs"` },
+  { name: "misspelt serial key", yaml: edit((c) => c.places[0].scoreboard.serial.baudrate = 9600), path: "places[0].scoreboard.serial.baudrate", message: `did you mean "baudRate"` },
+  { name: "unknown protocol", yaml: edit((c) => c.places[0].scoreboard.protocol = "daktronix"), path: "places[0].scoreboard.protocol", message: `expected one of "daktronics-rtd", "stramatel-452m", "lines", "json", got "daktronix"` },
+  { name: "relative serial path", yaml: edit((c) => c.places[0].scoreboard.serial.path = "dev/ttyUSB0"), path: "places[0].scoreboard.serial.path", message: `absolute device path` },
+  { name: "serial and mqtt", yaml: edit((c) => { c.mqtt = { url: "mqtt://127.0.0.1:1883" }; c.places[0].scoreboard.mqtt = { topics: ["a/b"] } }), path: "places[0].scoreboard.mqtt", message: "not both" },
+  { name: "neither serial nor mqtt", yaml: edit((c) => delete c.places[0].scoreboard.serial), path: "places[0].scoreboard", message: "give serial: or mqtt:" },
+  { name: "baud as text", yaml: edit((c) => c.places[0].scoreboard.serial.baudRate = "fast"), path: "places[0].scoreboard.serial.baudRate", message: `expected one of 1200, 2400, 4800, 9600, 19200, 38400, 57600, 115200, 230400, got "fast"` },
+  { name: "non-standard baud", yaml: edit((c) => c.places[0].scoreboard.serial.baudRate = 12345), path: "places[0].scoreboard.serial.baudRate", message: "got 12345" },
+  { name: "nine data bits", yaml: edit((c) => c.places[0].scoreboard.serial.dataBits = 9), path: "places[0].scoreboard.serial.dataBits", message: "one of 7, 8" },
+  { name: "duplicate place keys", yaml: edit((c) => c.places.push(structuredClone(c.places[0]))), path: "places[1].key", message: `duplicate place key "court-1" (also places[0])` },
+  { name: "unknown sport code", yaml: edit((c) => c.places[0].sport = "tenis"), path: "places[0].sport", message: `got "tenis" — did you mean "tennis"?` },
+  { name: "sport the protocol cannot read", yaml: edit((c) => { c.places[0].sport = "soccer"; c.places[0].scoreboard = { protocol: "stramatel-452m", serial: { path: "/dev/ttyUSB0" } } }), path: "places[0].sport", message: "no field layout" },
+  { name: "no sport and no companyKey", yaml: edit((c) => { delete c.places[0].sport; delete c.service.companyKey }), path: "places[0]", message: "has no sport" },
+  { name: "baseUrl not a URL", yaml: edit((c) => c.service.baseUrl = "api.example.com"), path: "service.baseUrl", message: "must be a URL" },
+  { name: "baseUrl plain http", yaml: edit((c) => c.service.baseUrl = "http://api.example.com"), path: "service.baseUrl", message: "must use https://" },
+  { name: "baseUrl ftp", yaml: edit((c) => c.service.baseUrl = "ftp://api.example.com"), path: "service.baseUrl", message: "must start with https://" },
+  { name: "token missing", yaml: edit((c) => delete c.service.token), path: "service.token", message: "required" },
+  { name: "token env not set", yaml: edit((c) => c.service.token = { env: "NOT_SET_TOKEN" }), path: "service.token", message: "environment variable NOT_SET_TOKEN is not set", secretsOnly: true },
+  { name: "token env empty", yaml: edit((c) => c.service.token = { env: "EMPTY_TOKEN" }), path: "service.token", message: "environment variable EMPTY_TOKEN is empty", secretsOnly: true },
+  { name: "token env and file", yaml: edit((c) => c.service.token = { env: "SCOREBRIDGE_TOKEN", file: "/etc/scorebridge/token" }), path: "service.token", message: "only one of env:, file: or credential: (found env and file)" },
+  { name: "token neither", yaml: edit((c) => c.service.token = {}), path: "service.token", message: "give one of env:, file: or credential:" },
+  { name: "token inline", yaml: edit((c) => c.service.token = secret), path: "service.token", message: "never the secret itself" },
+  { name: "token pasted as env name", yaml: edit((c) => c.service.token = { env: secret }), path: "service.token.env", message: "NAME of an environment variable" },
+  { name: "token under an unknown key", yaml: edit((c) => c.service.token = { value: secret }), path: "service.token.value", message: `unknown key "value"` },
+  { name: "token file missing", yaml: edit((c) => c.service.token = { file: join(dir, "no-such-token") }), path: "service.token", message: "does not exist", secretsOnly: true },
+  { name: "token credential outside systemd", yaml: edit((c) => c.service.token = { credential: "token" }), path: "service.token", message: "needs $CREDENTIALS_DIRECTORY", secretsOnly: true },
+  { name: "mqtt password env not set", yaml: edit((c) => c.mqtt = { url: "mqtt://127.0.0.1:1883", username: "u", password: { env: "NOT_SET_TOKEN" } }), path: "mqtt.password", message: "environment variable NOT_SET_TOKEN is not set", secretsOnly: true },
+  { name: "mqtt source without broker", yaml: edit((c) => { delete c.places[0].scoreboard.serial; c.places[0].scoreboard.mqtt = { topics: ["venue/court-1"] } }), path: "places[0].scoreboard.mqtt", message: "no top-level mqtt: block" },
+  { name: "wildcard topic", yaml: edit((c) => { c.mqtt = { url: "mqtt://127.0.0.1:1883" }; delete c.places[0].scoreboard.serial; c.places[0].scoreboard.mqtt = { topics: ["venue/#"] } }), path: "places[0].scoreboard.mqtt.topics[0]", message: "wildcards" },
+  { name: "mqtt url scheme", yaml: edit((c) => c.mqtt = { url: "http://127.0.0.1:1883" }), path: "mqtt.url", message: "mqtt://host:port" },
+  { name: "tls cert without key", yaml: edit((c) => c.mqtt = { url: "mqtts://broker:8883", tls: { cert: "/etc/c.pem" } }), path: "mqtt.tls", message: "cert: and key: together" },
+  { name: "bad log level", yaml: edit((c) => c.log = { level: "verbose" }), path: "log.level", message: `got "verbose"` },
+  { name: "bad listen address", yaml: edit((c) => c.status = { listen: "8370" }), path: "status.listen", message: "host:port" },
+  { name: "protocol option unknown", yaml: edit((c) => c.places[0].scoreboard.options.separator = ";"), path: "places[0].scoreboard.options.separator", message: `unknown key "separator"` },
+  { name: "protocol option invalid regex", yaml: edit((c) => c.places[0].scoreboard.options = { pattern: "(?<home>\\d+" }), path: "places[0].scoreboard.options.pattern", message: "not a valid regular expression" },
+  { name: "place is not a mapping", yaml: edit((c) => c.places = ["court-1"]), path: "places[0]", message: `expected a mapping (key: value), got "court-1"` },
+  { name: "top level is a list", yaml: "- service\n- places\n", path: "", message: "expected a mapping (key: value), got a list" },
+  { name: "bad YAML syntax", yaml: "service:\n  baseUrl: https://api.example.com\n  token: { env: SCOREBRIDGE_TOKEN\nplaces: []\n", path: "", message: "YAML syntax" },
+  { name: "duplicate YAML key", yaml: "service: {}\nservice: {}\nplaces: []\n", path: "", message: "YAML syntax", at: ":2:1" },
+  { name: "empty file", yaml: "# nothing but a comment\n", path: "", message: "the file is empty" }
+]
+
+const fileFor = (name: string, yaml: string) => {
+  const file = join(dir, `${name.replace(/\W+/gu, "-")}.yaml`)
+  writeFileSync(file, yaml)
+  return file
+}
+
+describe("broken configs", () => {
+  it("has at least 25 distinct cases", () => {
+    assert.isAtLeast(new Set(cases.map((c) => c.name)).size, 25)
+  })
+
+  it.effect.each(cases)("$name", (c) =>
+    Effect.gen(function*() {
+      const file = fileFor(c.name, c.yaml)
+      const result = yield* checkConfig(file)
+      assert.isFalse(result.ok, "the config must be rejected")
+      const report = result.ok ? "" : result.report
+      assert.notInclude(report, secret)
+      const lines = report.split("\n")
+      // Every line names the file; the matching line names the field path and what is wrong.
+      for (const line of lines) assert.isTrue(line.startsWith(file), line)
+      const prefix = c.path === "" ? "" : `${c.path}: `
+      const matching = lines.filter((line) => line.includes(` ${prefix}`) && line.includes(c.message))
+      assert.isNotEmpty(matching, `no line with "${prefix}${c.message}" in:\n${report}`)
+      for (const line of matching) {
+        // Located in the YAML wherever the problem is about something written in it.
+        if (c.path !== "") assert.match(line, new RegExp(`^${file.replace(/\W/gu, "\\$&")}:\\d+:\\d+ `), line)
+        if (c.at !== undefined) assert.include(line, `${file}${c.at} `)
+      }
+    }))
+
+  it.effect.each(cases.filter((c) => c.secretsOnly !== true && c.path !== ""))("loadConfig: $name", (c) =>
+    Effect.gen(function*() {
+      const file = fileFor(`load-${c.name}`, c.yaml)
+      const error = yield* Effect.flip(loadConfig(file))
+      assert.strictEqual(error._tag, "ConfigError")
+      assert.strictEqual(error.file, file)
+      const problem = error.problems.find((p) => p.path === c.path && p.message.includes(c.message))
+      assert.isDefined(problem, JSON.stringify(error.problems))
+      assert.isNumber(problem?.line)
+      assert.notInclude(JSON.stringify(error.problems), secret)
+    }))
+
+  it.effect("a missing file is named", () =>
+    Effect.gen(function*() {
+      const file = join(dir, "does-not-exist.yaml")
+      const result = yield* checkConfig(file)
+      assert.deepStrictEqual(result, { ok: false, report: `${file} file not found` })
+    }))
+
+  it.effect("points at the line and column of the bad value", () =>
+    Effect.gen(function*() {
+      const yaml = [
+        "service:",
+        "  baseUrl: https://api.example.com",
+        "  token: { env: SCOREBRIDGE_TOKEN }",
+        "  companyKey: demo-org",
+        "places:",
+        "  - key: court-1",
+        "    scoreboard:",
+        "      protocol: lines",
+        "      serial:",
+        "        path: /dev/ttyUSB0",
+        "        baudRate: fast",
+        "        parity: mark",
+        "      options: { delimiter: \",\", fields: [home, away] }",
+        ""
+      ].join("\n")
+      const file = fileFor("located", yaml)
+      const error = yield* Effect.flip(loadConfig(file))
+      assert.strictEqual(
+        error.message,
+        [
+          `${file}:11:19 places[0].scoreboard.serial.baudRate: expected one of 1200, 2400, 4800, 9600, 19200, 38400, 57600, 115200, 230400, got "fast"`,
+          `${file}:12:17 places[0].scoreboard.serial.parity: expected one of "none", "even", "odd", got "mark"`
+        ].join("\n")
+      )
+    }))
+
+  it.effect("an unknown key is located at the key", () =>
+    Effect.gen(function*() {
+      const file = fileFor("unknown-key", "service:\n  baseUrl: https://api.example.com\n  token: { env: SCOREBRIDGE_TOKEN }\n  tokn: x\nplaces: [{ key: a, sport: tennis }]\n")
+      const error = yield* Effect.flip(loadConfig(file))
+      assert.deepStrictEqual(error.problems.map((p) => [p.path, p.line, p.column]), [["service.tokn", 4, 3]])
+    }))
+})

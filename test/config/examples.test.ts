@@ -1,0 +1,78 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { afterAll, assert, describe, it } from "@effect/vitest"
+import { Effect } from "effect"
+import { checkConfig } from "../../src/config/check.ts"
+import { renderConfigJsonSchema } from "../../src/config/json-schema.ts"
+import { loadConfig } from "../../src/config/load.ts"
+import { protocolNames } from "../../src/config/place.ts"
+import { boardLineOptions } from "../../src/demo/tennis-match.ts"
+
+const configDir = join(import.meta.dirname, "../../config")
+const examples = readdirSync(configDir).filter((name) => name.endsWith(".yaml")).sort()
+
+const token = "example-T0KEN-value-1234"
+process.env["SCOREBRIDGE_TOKEN"] = token
+process.env["MQTT_PASSWORD"] = "example-mqtt-password"
+// What systemd's LoadCredential=token:… provides.
+const credentials = mkdtempSync(join(tmpdir(), "scorebridge-credentials-"))
+writeFileSync(join(credentials, "token"), `${token}\n`, { mode: 0o600 })
+process.env["CREDENTIALS_DIRECTORY"] = credentials
+afterAll(() => rmSync(credentials, { recursive: true, force: true }))
+
+describe("example configs", () => {
+  it("are the ones the README promises", () => {
+    assert.includeMembers(examples, [
+      "demo.yaml",
+      "daktronics-basketball-usb.yaml",
+      "stramatel-volleyball-rs485.yaml",
+      "tennis-mqtt-json.yaml",
+      "arduino-lines.yaml",
+      "two-courts.yaml"
+    ])
+  })
+
+  it.effect.each(examples)("%s passes check", (name) =>
+    Effect.gen(function*() {
+      const file = join(configDir, name)
+      const result = yield* checkConfig(file)
+      assert.isTrue(result.ok, result.ok ? "" : result.report)
+      assert.include(result.ok ? result.summary : "", `${file} is valid.`)
+      assert.notInclude(result.ok ? result.summary : "", token)
+    }))
+
+  it.each(examples)("%s points editors at the JSON Schema", (name) => {
+    const firstLine = readFileSync(join(configDir, name), "utf8").split("\n")[0]
+    assert.strictEqual(firstLine, "# yaml-language-server: $schema=./scorebridge.schema.json")
+  })
+
+  it.effect("together cover every protocol and both links", () =>
+    Effect.gen(function*() {
+      const configs = yield* Effect.forEach(examples, (name) => loadConfig(join(configDir, name)))
+      const boards = configs.flatMap((config) => config.places.flatMap((place) => place.scoreboard ?? []))
+      assert.sameMembers([...new Set(boards.map((board) => board.protocol))], [...protocolNames])
+      assert.isTrue(boards.some((board) => board.serial !== undefined))
+      assert.isTrue(boards.some((board) => board.mqtt !== undefined))
+    }))
+})
+
+it.effect("demo.yaml reads what the demo's simulated console prints", () =>
+  Effect.gen(function*() {
+    const config = yield* loadConfig(join(configDir, "demo.yaml"))
+    assert.deepStrictEqual(config.places[0]?.scoreboard?.options, boardLineOptions)
+  }))
+
+describe("config/scorebridge.schema.json", () => {
+  it("is the one generated from the Config schema (regenerate: node src/config/json-schema.ts > config/scorebridge.schema.json)", () => {
+    assert.strictEqual(readFileSync(join(configDir, "scorebridge.schema.json"), "utf8"), renderConfigJsonSchema())
+  })
+
+  it("rejects unknown keys and documents fields", () => {
+    const schema = JSON.parse(renderConfigJsonSchema())
+    assert.strictEqual(schema.additionalProperties, false)
+    assert.deepStrictEqual(schema.required, ["service", "places"])
+    assert.isString(schema.properties.service.properties.token.description)
+    assert.strictEqual(schema.properties.service.properties.requestsPerSecond.default, 1)
+  })
+})
