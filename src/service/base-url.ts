@@ -2,8 +2,7 @@ import { InvalidBaseUrl } from "./errors.ts"
 
 /**
  * The bearer token travels in every request, so plain HTTP is allowed only to
- * this machine (the simulator, a local proxy). Returns the URL without a
- * trailing slash, ready to have `/public/...` appended.
+ * this machine (the simulator, a local proxy).
  */
 export function checkBaseUrl(raw: string): URL | InvalidBaseUrl {
   let url: URL
@@ -24,7 +23,6 @@ export function checkBaseUrl(raw: string): URL | InvalidBaseUrl {
   if (url.protocol !== "http:" && url.protocol !== "https:") {
     return new InvalidBaseUrl({ url: raw, reason: `unsupported scheme ${url.protocol}; use https://` })
   }
-  url.pathname = url.pathname.replace(/\/+$/, "")
   return url
 }
 

@@ -1,0 +1,34 @@
+import { Effect, Redacted } from "effect"
+import { ServiceClient } from "../../src/service/client.ts"
+
+export type Client = ServiceClient["Service"]
+
+/** Runs `use` against a real client for `baseUrl`; the client's connections close when it ends. */
+export const withClient = <A, E>(
+  baseUrl: string,
+  token: string,
+  use: (client: Client) => Effect.Effect<A, E>,
+  timeoutMs?: number
+): Promise<A> =>
+  Effect.runPromise(
+    Effect.flatMap(ServiceClient, use).pipe(
+      Effect.provide(ServiceClient.layer({ baseUrl, token: Redacted.make(token), ...(timeoutMs === undefined ? {} : { timeoutMs }) }))
+    )
+  )
+
+/** The failure of `effect`, for asserting on it; fails the test if `effect` succeeded. */
+export const failureOf = <A, E>(effect: Effect.Effect<A, E>): Effect.Effect<E> =>
+  Effect.flip(effect).pipe(Effect.catch((value) => Effect.die(new Error(`expected a failure, got ${JSON.stringify(value)}`))))
+
+export const tennisEntry = (timeStamp: number) => ({
+  timeStamp,
+  left: 0,
+  right: 0,
+  period: 1,
+  scoreValue: { gameScores: [[1, 0]] as ReadonlyArray<readonly [number, number]>, pointScore: [2, 1] as const }
+})
+
+export const volleyballEntry = (timeStamp: number) => ({
+  timeStamp,
+  scoreValue: { gameScores: [[25, 23], [3, 1]] as ReadonlyArray<readonly [number, number]> }
+})
