@@ -1,0 +1,84 @@
+import { type ChildProcess, spawn, spawnSync } from "node:child_process"
+import { mkdtempSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { afterEach, describe, expect, it } from "vitest"
+
+const cli = join(import.meta.dirname, "../../bin/scorebridge")
+let child: ChildProcess | undefined
+afterEach(() => {
+  child?.kill("SIGKILL")
+  child = undefined
+})
+
+/** Starts `scorebridge sim` as a real process and resolves with the URL it prints. */
+const startSim = (args: ReadonlyArray<string>) =>
+  new Promise<string>((resolve, reject) => {
+    child = spawn(cli, ["sim", "--port", "0", ...args], { stdio: ["ignore", "pipe", "pipe"] })
+    let out = ""
+    const timer = setTimeout(() => reject(new Error(`sim did not start: ${out}`)), 10_000)
+    child.stdout!.on("data", (d: Buffer) => {
+      out += d.toString()
+      const url = /listening on (http:\/\/\S+)/.exec(out)?.[1]
+      if (url) {
+        clearTimeout(timer)
+        resolve(url)
+      }
+    })
+  })
+
+describe("scorebridge sim (a real process)", () => {
+  it("answers 401 without a token, 200 with one, and 429 beyond its rate", async () => {
+    const url = await startSim(["--rate", "1"])
+    const sports = (token?: string) =>
+      fetch(`${url}/public/sports`, token ? { headers: { authorization: `Bearer ${token}` } } : {})
+    expect((await sports()).status).toBe(401)
+    const ok = await sports("demo-token")
+    expect(ok.status).toBe(200)
+    expect(((await ok.json()) as { sports: string[] }).sports).toContain("tennis")
+    // Immediately again: the bucket is empty.
+    expect((await sports("demo-token")).status).toBe(429)
+  })
+})
+
+describe("scorebridge check and run on a broken config", () => {
+  const dir = mkdtempSync(join(tmpdir(), "scorebridge-cli-"))
+  const broken = join(dir, "broken.yaml")
+  writeFileSync(broken, "service:\n  baseUrl: http://example.com\n  token: { env: NOPE_TOKEN }\nplaces: []\n")
+
+  it("check names the file and the fields, and exits 78", () => {
+    const result = spawnSync(cli, ["check", "--config", broken], { encoding: "utf8", env: { ...process.env, NOPE_TOKEN: "" } })
+    expect(result.status).toBe(78)
+    expect(result.stderr).toContain(broken)
+    expect(result.stderr).toContain("service.baseUrl")
+    expect(result.stderr).toContain("places")
+  })
+
+  it("run refuses to start and exits 78", () => {
+    const result = spawnSync(cli, ["run", "--config", broken], { encoding: "utf8", timeout: 15_000 })
+    expect(result.status).toBe(78)
+    expect(result.stderr).toContain("service.baseUrl")
+  })
+
+  it("check accepts a shipped example and exits 0", () => {
+    const result = spawnSync(cli, ["check", "--config", join(import.meta.dirname, "../../config/demo.yaml")], {
+      encoding: "utf8",
+      env: { ...process.env, SCOREBRIDGE_TOKEN: "demo-token" }
+    })
+    expect(result.stderr).toBe("")
+    expect(result.status).toBe(0)
+    expect(result.stdout).toContain("is valid")
+  })
+})
+
+describe("scorebridge demo (what npm start runs)", () => {
+  it("shows readings, stored entries and the service's answers, then stops by itself", () => {
+    const result = spawnSync(cli, ["demo", "--points", "3", "--point-every-ms", "600"], { encoding: "utf8", timeout: 30_000 })
+    expect(result.status).toBe(0)
+    expect(result.stdout).toMatch(/court-1 {2}reading {3}points 0-0/)
+    expect(result.stdout.match(/entry #\d+ stored/g)).toHaveLength(4)
+    expect(result.stdout.match(/answer #\d+ delivered/g)).toHaveLength(4)
+    expect(result.stdout).toContain("The simulator accepted 4 of 4 score entries")
+    expect(result.stdout).not.toContain("rejected")
+  })
+})
