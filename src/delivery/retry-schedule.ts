@@ -10,5 +10,12 @@ export const transientRetry = Schedule.min([
   Schedule.spaced("60 seconds")
 ]).pipe(Schedule.jittered)
 
-/** While a 401 holds delivery, how often the token is tried again. */
-export const unauthorizedProbe = Schedule.spaced("30 seconds")
+/**
+ * While a 401 holds delivery, how often the token is tried again: soon at
+ * first (a technician who just fixed the token sees delivery resume), then
+ * every 30 s so a revoked token costs the shared budget next to nothing.
+ */
+export const unauthorizedProbe = Schedule.min([
+  Schedule.exponential("1 second"),
+  Schedule.spaced("30 seconds")
+])

@@ -69,3 +69,36 @@ describe("scheduler against the simulator's rate limit", () => {
     expect(scoresBefore).toBeLessThan(30)
   }, 40_000)
 })
+
+describe("scheduler under service failures", () => {
+  it("retries 5xx and resets with back-off until delivered, without reordering", async () => {
+    const d = (delivery = await startDelivery(5))
+    await d.control.startEvent("court-1")
+    await d.control.injectFault({ kind: "status", status: 503, count: 2 })
+    const base = Date.now()
+    for (let i = 0; i < 3; i++) await d.append({ place: "court-1", kind: "score", payload: genericEntry(i, base), createdAt: base + i })
+    await waitFor(async () => (await scorePosts(d)).filter((r) => r.status === 200).length === 3, 20_000, "3 deliveries")
+    const requests = await scorePosts(d)
+    expect(requests.map((r) => r.status)).toEqual([503, 503, 200, 200, 200])
+    expect(requests.filter((r) => r.status === 200).map((r) => (r.body as { left: number }).left)).toEqual([0, 1, 2])
+    // The second attempt waited about the first back-off step (1 s, jittered).
+    expect(requests[1]!.at - requests[0]!.at).toBeGreaterThanOrEqual(700)
+  }, 30_000)
+
+  it("pauses every lane on a 401, probes the token, and resumes when it works again", async () => {
+    const d = (delivery = await startDelivery(5))
+    await d.control.startEvent("court-1")
+    await d.control.injectFault({ kind: "status", status: 401, count: 1, pathPrefix: "/public/places" })
+    const base = Date.now()
+    for (let i = 0; i < 4; i++) await d.append({ place: i % 2 === 0 ? "court-1" : "court-2", kind: "score", payload: genericEntry(i, base), createdAt: base + i })
+    await waitFor(async () => (await scorePosts(d)).filter((r) => r.status === 200).length === 4, 20_000, "4 deliveries after the probe")
+    const requests = await d.control.requests()
+    const rejected = requests.findIndex((r) => r.status === 401)
+    const probe = requests.findIndex((r) => r.path === "/public/sports")
+    // While suspended only the probe went out; it came after the 401 and before any other score.
+    expect(rejected).toBeGreaterThanOrEqual(0)
+    expect(probe).toBeGreaterThan(rejected)
+    expect(requests.slice(rejected + 1, probe).filter((r) => r.path.endsWith("/score"))).toEqual([])
+    expect(requests[probe]!.status).toBe(200)
+  }, 30_000)
+})
