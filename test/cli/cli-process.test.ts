@@ -82,3 +82,30 @@ describe("scorebridge demo (what npm start runs)", () => {
     expect(result.stdout).not.toContain("rejected")
   })
 })
+
+describe("scorebridge outbox", () => {
+  it("lists counts, the pending head and dead letters with the service's error", async () => {
+    const { Effect } = await import("effect")
+    const { Outbox } = await import("../../src/delivery/outbox.ts")
+    const dir = mkdtempSync(join(tmpdir(), "scorebridge-outbox-cli-"))
+    await Effect.runPromise(Effect.gen(function*() {
+      const outbox = yield* Outbox
+      const dead = yield* outbox.append({ place: "court-1", kind: "score", payload: { timeStamp: 1 }, createdAt: 1_700_000_000_000 })
+      yield* outbox.markDead(dead.id, "POST /public/places/court-1/score rejected (400): left: expected an integer")
+      yield* outbox.append({ place: "court-1", kind: "score", payload: { timeStamp: 2 }, createdAt: 1_700_000_001_000 })
+    }).pipe(Effect.provide(Outbox.layer({ stateDirectory: dir })), Effect.scoped))
+    const config = join(dir, "config.yaml")
+    writeFileSync(config, [
+      "service: { baseUrl: http://127.0.0.1:9, token: { env: SOME_TOKEN } }",
+      `stateDirectory: ${dir}`,
+      "places: [{ key: court-1, sport: basketball }]"
+    ].join("\n"))
+    const result = spawnSync(cli, ["outbox", "--config", config], { encoding: "utf8" })
+    expect(result.stderr).toBe("")
+    expect(result.status).toBe(0)
+    expect(result.stdout).toMatch(/court-1\s+score\s+dead\s+1/)
+    expect(result.stdout).toMatch(/court-1\s+score\s+pending\s+1/)
+    expect(result.stdout).toContain("#2 court-1 score")
+    expect(result.stdout).toContain("rejected (400): left: expected an integer")
+  })
+})
