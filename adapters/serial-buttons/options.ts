@@ -1,0 +1,43 @@
+import { Effect, Schema } from "effect"
+
+export const defaultPattern = "^BTN (?<button>\\w+) (?<gesture>\\w+)(?: (?<counter>\\d+))?$"
+
+/**
+ * `gesture` is required; `button` defaults to "1"; `counter` (the device's
+ * press counter) drops repeats; `ms` (device uptime) may be matched but is
+ * not used, as the uptime cannot be put on the wall clock.
+ */
+const groupNames = ["button", "gesture", "counter", "ms"] as const
+
+export interface CompiledPattern {
+  readonly regex: RegExp
+}
+
+/** Compiles a configured pattern, or says what is wrong with it. */
+export const compilePattern = (source: string): CompiledPattern | string => {
+  let regex: RegExp
+  try {
+    regex = new RegExp(source)
+  } catch (error) {
+    return `pattern is not a valid regular expression: ${(error as Error).message}`
+  }
+  // Matching the empty alternative lists every named group, whatever the pattern matches.
+  const groups = Object.keys(new RegExp(`(?:${source})|`).exec("")?.groups ?? {})
+  const unknown = groups.filter((name) => !(groupNames as ReadonlyArray<string>).includes(name))
+  if (unknown.length > 0) return `pattern has unknown named group(s) ${unknown.join(", ")}; known: ${groupNames.join(", ")}`
+  if (!groups.includes("gesture")) return "pattern needs a named group `gesture`"
+  return { regex }
+}
+
+const Pattern = Schema.String.check(Schema.makeFilter((source: string) => {
+  const compiled = compilePattern(source)
+  return typeof compiled === "string" ? compiled : undefined
+}))
+
+export const optionsSchema = Schema.Struct({
+  pattern: Pattern.annotate({ description: "Regular expression with named groups gesture, and optionally button, counter, ms." })
+    .pipe(Schema.withDecodingDefaultKey(Effect.succeed(defaultPattern))),
+  maxLineBytes: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 16, maximum: 65_536 })))
+})
+
+export type SerialButtonsOptions = typeof optionsSchema.Type
