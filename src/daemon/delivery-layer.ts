@@ -13,6 +13,8 @@ export interface DeliverySettings {
   readonly timeoutMs: number
   readonly requestsPerSecond: number
   readonly stateDirectory: string
+  /** See `DelivererOptions.backlogAfterMs`. */
+  readonly backlogAfterMs?: number
 }
 
 /**
@@ -29,6 +31,6 @@ export const deliveryLayer = (settings: DeliverySettings) => {
     BridgeEvents.layer,
     client
   )
-  const scheduler = Scheduler.layer.pipe(Layer.provide(serviceDeliverer()))
+  const scheduler = Scheduler.layer.pipe(Layer.provide(serviceDeliverer(settings.backlogAfterMs === undefined ? {} : { backlogAfterMs: settings.backlogAfterMs })))
   return scheduler.pipe(Layer.provideMerge(shared))
 }

@@ -22,7 +22,7 @@ export const basketballSeed: SimulatorSeed = {
   }]
 }
 
-export const startDelivery = async (requestsPerSecond: number) => {
+export const startDelivery = async (requestsPerSecond: number, options: { backlogAfterMs?: number } = {}) => {
   const sim: RunningSimulator = await startSimulator({ port: 0, requestsPerSecond, burst: 1, seed: basketballSeed })
   const control = new SimulatorControl(sim.url)
   const stateDirectory = mkdtempSync(join(tmpdir(), "scorebridge-delivery-"))
@@ -31,11 +31,12 @@ export const startDelivery = async (requestsPerSecond: number) => {
     token: Redacted.make("demo-token"),
     timeoutMs: 2_000,
     requestsPerSecond,
-    stateDirectory
+    stateDirectory,
+    ...options
     // Warnings such as "no event running" are expected here; keep the test output readable.
   }).pipe(Layer.provide(Layer.succeed(References.MinimumLogLevel, "Error")))
   const runtime = ManagedRuntime.make(layer)
-  const run = <A, E>(effect: Effect.Effect<A, E, Outbox | Scheduler>) => runtime.runPromise(effect)
+  const run = <A, E>(effect: Effect.Effect<A, E, Layer.Success<typeof layer>>) => runtime.runPromise(effect)
   const append = (input: Parameters<Outbox["Service"]["append"]>[0]) =>
     run(Effect.gen(function*() {
       const item = yield* (yield* Outbox).append(input)
