@@ -9,8 +9,8 @@ export type Outcome =
   | { readonly _tag: "Warning"; readonly warning: string; readonly result?: unknown }
   /** Can never succeed unchanged (400/403/404/409/417): kept as a dead letter. */
   | { readonly _tag: "Dead"; readonly error: string }
-  /** A click whose footage is gone. */
-  | { readonly _tag: "Missed"; readonly reason: string }
+  /** A click sent too late for its footage (it may still have made a moment: see result). */
+  | { readonly _tag: "Missed"; readonly reason: string; readonly result?: unknown }
   | { readonly _tag: "Retry"; readonly kind: RetryKind; readonly error: string }
 
 /**
@@ -24,6 +24,6 @@ export const Outcome = {
   delivered: (result: unknown): Outcome => ({ _tag: "Delivered", result }),
   warning: (warning: string, result?: unknown): Outcome => ({ _tag: "Warning", warning, result }),
   dead: (error: string): Outcome => ({ _tag: "Dead", error }),
-  missed: (reason: string): Outcome => ({ _tag: "Missed", reason }),
+  missed: (reason: string, result?: unknown): Outcome => ({ _tag: "Missed", reason, result }),
   retry: (kind: RetryKind, error: string): Outcome => ({ _tag: "Retry", kind, error })
 }

@@ -1,7 +1,11 @@
 import { Clock, Context, Deferred, Effect, Layer, Queue, Random } from "effect"
 
-/** Who is asking for a request slot. Clicks are served first: their footage expires. */
-export type Priority = "click" | "score" | "probe"
+/**
+ * Who is asking for a request slot. Clicks are served first: their footage
+ * expires. Background look-ups (which event is live) only take slots that
+ * nobody else wants.
+ */
+export type Priority = "click" | "score" | "probe" | "background"
 
 export interface BudgetOptions {
   /** The service's limit for this token, shared by every place. */
@@ -42,7 +46,7 @@ const backoffCapMs = 60_000
 
 const make = Effect.fnUntraced(function*(options: BudgetOptions) {
   const intervalMs = (1000 / options.requestsPerSecond) * (1 + (options.margin ?? 0.01))
-  const waiters: Record<Priority, Array<Deferred.Deferred<void>>> = { click: [], score: [], probe: [] }
+  const waiters: Record<Priority, Array<Deferred.Deferred<void>>> = { click: [], score: [], probe: [], background: [] }
   const bell = yield* Queue.sliding<void>(1)
   const sent: Array<number> = []
   let lastGrant = -Infinity
@@ -54,10 +58,12 @@ const make = Effect.fnUntraced(function*(options: BudgetOptions) {
   const ring = Queue.offer(bell, undefined)
 
   const nextWaiter = (): Deferred.Deferred<void> | undefined =>
-    waiters.probe.shift() ?? (suspended === null ? waiters.click.shift() ?? waiters.score.shift() : undefined)
+    waiters.probe.shift() ??
+      (suspended === null ? waiters.click.shift() ?? waiters.score.shift() ?? waiters.background.shift() : undefined)
 
   const hasWaiter = () =>
-    waiters.probe.length > 0 || (suspended === null && (waiters.click.length > 0 || waiters.score.length > 0))
+    waiters.probe.length > 0 ||
+    (suspended === null && (waiters.click.length > 0 || waiters.score.length > 0 || waiters.background.length > 0))
 
   const grantLoop = Effect.gen(function*() {
     while (true) {

@@ -5,7 +5,7 @@ import { ServiceClient } from "../service/client.ts"
 import type { ClickBody } from "../service/schemas.ts"
 import { retryClass, type ServiceError } from "../service/errors.ts"
 import { Deliverer } from "./deliverer.ts"
-import type { OutboxItem } from "./outbox.ts"
+import { Outbox, type OutboxItem } from "./outbox.ts"
 import { Outcome } from "./outcome.ts"
 
 export interface DelivererOptions {
@@ -16,10 +16,14 @@ export interface DelivererOptions {
   readonly backlogAfterMs?: number
 }
 
+/** While an event is open the service keeps this much footage for clipping. */
+const footageKeptMs = 60_000
+
 /** Maps outbox items to service calls, and service errors to outcomes. */
 export const serviceDeliverer = (options: DelivererOptions = {}) =>
   Layer.effect(Deliverer, Effect.gen(function*() {
     const client = yield* ServiceClient
+    const outbox = yield* Outbox
     const events = yield* ActiveEvents
     const backlogAfterMs = options.backlogAfterMs ?? 10_000
 
@@ -49,16 +53,33 @@ export const serviceDeliverer = (options: DelivererOptions = {}) =>
         return Outcome.warning(`no event running on ${item.place}: the press made no highlight`)
       }
       const answer = yield* client.postClick(eventKey, body)
-      if (answer.error !== undefined) {
-        return Outcome.warning(`highlight made, but the service did not accept all of it: ${answer.error}`, { eventKey, ...answer })
+      const result = { eventKey, momentKey: answer.momentKey }
+      const sentAt = yield* Clock.currentTimeMillis
+      const footageFrom = body.startTime ?? body.timeStamp
+      if (sentAt - footageFrom > footageKeptMs) {
+        // Sent anyway: if the event has ended meanwhile, all its footage is clippable.
+        return Outcome.missed(
+          `moment ${answer.momentKey} requested ${Math.round((sentAt - body.timeStamp) / 1000)} s after the press; ` +
+            `while an event is open only the last minute of footage can be clipped`,
+          result
+        )
       }
-      return Outcome.delivered({ eventKey, momentKey: answer.momentKey })
+      if (answer.error !== undefined) {
+        return Outcome.warning(`highlight made, but the service did not accept all of it: ${answer.error}`, { ...result, error: answer.error })
+      }
+      return Outcome.delivered(result)
     })
 
+    // An undo names the click it takes back; the moment exists only once that click is delivered.
     const deliverUndo = Effect.fnUntraced(function*(item: OutboxItem) {
-      const { momentKey } = item.payload as { momentKey: string }
+      const { clickItemId } = item.payload as { clickItemId: number }
+      const click = yield* outbox.get(clickItemId).pipe(Effect.orDie)
+      if (Option.isNone(click)) return Outcome.warning(`nothing to undo: click #${clickItemId} is no longer in the outbox`)
+      if (click.value.state === "pending") return Outcome.retry("transient", `waiting for click #${clickItemId} to be delivered`)
+      const momentKey = (click.value.result as { momentKey?: string } | null)?.momentKey
+      if (momentKey === undefined) return Outcome.warning(`nothing to undo: click #${clickItemId} made no highlight`)
       yield* client.deleteMoment(momentKey)
-      return Outcome.delivered({ deletedMomentKey: momentKey })
+      return Outcome.delivered({ deletedMomentKey: momentKey, clickItemId })
     })
 
     const deliver = (item: OutboxItem): Effect.Effect<Outcome> => {

@@ -1,0 +1,84 @@
+import { Clock, Effect, Option } from "effect"
+import type { ButtonEvent } from "../domain/button.ts"
+import type { ScoreEntry } from "../domain/score-entry.ts"
+import { Outbox } from "../delivery/outbox.ts"
+import { Scheduler } from "../delivery/scheduler.ts"
+import { ActiveEvents, type KnownEvent } from "../events/active-events.ts"
+import type { Overlay } from "../service/schemas.ts"
+import { type ClickWindow, clickBody, clickIdOf, type Team } from "./click-body.ts"
+
+/** What a press at a place is configured to do. */
+export type PressAction =
+  | { readonly do: "highlight"; readonly team: Team }
+  | { readonly do: "undo" }
+
+export interface PlaceClickSettings {
+  readonly place: string
+  readonly window: ClickWindow | undefined
+  readonly undoWithinMs: number
+  /** The team's overlay with live values filled in, if the team has one. */
+  readonly overlayFor: (team: Team, score: ScoreEntry | undefined, event: KnownEvent | undefined) => Overlay | undefined
+}
+
+/** What became of a press, for the operator's feedback. */
+export type PressResult =
+  | { readonly _tag: "Queued"; readonly itemId: number; readonly clickId: string }
+  | { readonly _tag: "NoEvent" }
+  | { readonly _tag: "UndoQueued"; readonly itemId: number; readonly clickItemId: number }
+  | { readonly _tag: "NothingToUndo"; readonly reason: string }
+  | { readonly _tag: "NotStored"; readonly error: string }
+
+/**
+ * A "no event" answer younger than this is trusted: the press makes no request.
+ * Older, the click is queued and the event looked up when it is sent — a stale
+ * "no event" must never swallow the first highlight of a match.
+ */
+const noEventTrustedMs = 60_000
+
+/**
+ * Turns a press into an outbox item: a click (stamped with the live event when
+ * known) or an undo of the place's last highlight. Clicks go ahead of every
+ * score backlog; the scheduler only needs waking.
+ */
+export const handlePress = Effect.fnUntraced(function*(settings: PlaceClickSettings, press: ButtonEvent, action: PressAction) {
+  const outbox = yield* Outbox
+  const scheduler = yield* Scheduler
+  const events = yield* ActiveEvents
+  const now = yield* Clock.currentTimeMillis
+  const place = settings.place
+
+  if (action.do === "undo") {
+    const last = yield* outbox.lastOf(place, "click")
+    if (Option.isNone(last)) return { _tag: "NothingToUndo", reason: "no highlight made at this place yet" } satisfies PressResult
+    const click = last.value
+    const ageMs = now - click.createdAt
+    if (ageMs > settings.undoWithinMs) {
+      return { _tag: "NothingToUndo", reason: `the last highlight is ${Math.round(ageMs / 1000)} s old, past the undo limit` } satisfies PressResult
+    }
+    if (click.state === "dead" || click.state === "warning") {
+      return { _tag: "NothingToUndo", reason: "the last press made no highlight" } satisfies PressResult
+    }
+    const undo = yield* outbox.append({ place, kind: "undo", payload: { clickItemId: click.id }, dedupeKey: `undo:${click.id}`, createdAt: press.pressedAt })
+    yield* scheduler.wake
+    return { _tag: "UndoQueued", itemId: undo.id, clickItemId: click.id } satisfies PressResult
+  }
+
+  const known = yield* events.current(place)
+  if (known !== undefined && known.eventKey === null && now - known.learnedAt < noEventTrustedMs) {
+    return { _tag: "NoEvent" } satisfies PressResult
+  }
+  const lastScore = yield* outbox.lastOf(place, "score")
+  const score = Option.match(lastScore, { onNone: () => undefined, onSome: (item) => item.payload as ScoreEntry })
+  const clickId = clickIdOf(place, press)
+  const body = clickBody({ press, clickId, team: action.team, window: settings.window, score, overlay: settings.overlayFor(action.team, score, known) })
+  const item = yield* outbox.append({
+    place,
+    kind: "click",
+    payload: body,
+    eventKey: known?.eventKey ?? null,
+    dedupeKey: `click:${clickId}`,
+    createdAt: press.pressedAt
+  })
+  yield* scheduler.wake
+  return { _tag: "Queued", itemId: item.id, clickId } satisfies PressResult
+}, (effect) => Effect.catch(effect, (e) => Effect.succeed<PressResult>({ _tag: "NotStored", error: String(e) })))
