@@ -4,6 +4,7 @@ import { Effect } from "effect"
 import { Command } from "effect/cli"
 import { demoCommand } from "./demo/demo-command.ts"
 import { checkCommand } from "./cli/check-command.ts"
+import { overlayPreviewCommand } from "./cli/overlay-preview-command.ts"
 import { outboxCommand } from "./cli/outbox-command.ts"
 import { replayCommand } from "./cli/replay-command.ts"
 import { runCommand } from "./cli/run-command.ts"
@@ -11,7 +12,7 @@ import { simCommand } from "./cli/sim-command.ts"
 
 const root = Command.make("scorebridge").pipe(
   Command.withDescription("Bridges venue scoreboards and courtside buttons to the Event Highlights Service"),
-  Command.withSubcommands([runCommand, checkCommand, outboxCommand, replayCommand, demoCommand, simCommand])
+  Command.withSubcommands([runCommand, checkCommand, outboxCommand, replayCommand, overlayPreviewCommand, demoCommand, simCommand])
 )
 
 root.pipe(

@@ -1,3 +1,4 @@
+import { pressFeedback } from "../clicks/press-feedback.ts"
 import type { BridgeEvent } from "../status/bridge-events.ts"
 
 const time = () => new Date().toISOString().slice(11, 23)
@@ -15,6 +16,10 @@ export const describeEvent = (e: BridgeEvent): string => {
     }
     case "Entry":
       return `${time()} ${e.place}  entry #${e.itemId} stored   ${JSON.stringify(e.entry)}`
+    case "ButtonLink":
+      return `${time()} ${e.source}  buttons   ${e.state._tag} ${e.state.target}`
+    case "Press":
+      return `${time()} ${pressFeedback(e.place, e.press, e.result).text}`
     case "Settled": {
       const o = e.outcome
       const what = o._tag === "Delivered"

@@ -1,5 +1,7 @@
 import { Context, Effect, Layer, PubSub, Stream } from "effect"
+import type { ButtonEvent } from "../domain/button.ts"
 import type { Reading } from "../domain/reading.ts"
+import type { PressResult } from "../clicks/press-handler.ts"
 import type { LinkState } from "../domain/received.ts"
 import type { ScoreEntry } from "../domain/score-entry.ts"
 import type { DecoderStats } from "../../adapters/decoder.ts"
@@ -12,6 +14,8 @@ export type BridgeEvent =
   | { readonly _tag: "Reading"; readonly place: string; readonly reading: Reading; readonly stats: DecoderStats }
   | { readonly _tag: "Entry"; readonly place: string; readonly itemId: number; readonly entry: ScoreEntry }
   | { readonly _tag: "Settled"; readonly place: string; readonly itemId: number; readonly kind: ItemKind; readonly outcome: Outcome }
+  | { readonly _tag: "Press"; readonly place: string; readonly press: ButtonEvent; readonly result: PressResult }
+  | { readonly _tag: "ButtonLink"; readonly source: string; readonly state: LinkState }
 
 /**
  * A bounded fan-out of bridge events. Sliding: a slow observer loses old

@@ -1,0 +1,111 @@
+import { describe, expect, it } from "vitest"
+import { liveFields } from "../../src/config/overlay.ts"
+import type { GenericEntry, TennisEntry, VolleyballEntry } from "../../src/domain/score-entry.ts"
+import { fillLiveValues, liveFieldsFor, type LiveFields } from "../../src/clicks/live-values.ts"
+import { overlayForClick } from "../../src/clicks/overlay-for-click.ts"
+
+const everyField: LiveFields = {
+  homeTeam: "Lions",
+  awayTeam: "Tigers",
+  homeScore: 3,
+  awayScore: 12,
+  period: 2,
+  team: "Tigers",
+  teamScore: 12
+}
+
+describe("fillLiveValues", () => {
+  it("fills every live field the config accepts", () => {
+    const values = Object.fromEntries(liveFields.map((field) => [field, `<{{${field}}}>`]))
+    const filled = fillLiveValues(values, everyField)
+    for (const field of liveFields) expect(filled[field]).toBe(`<${String(everyField[field])}>`)
+  })
+
+  it("fills several fields in one value, with spaces inside the braces", () => {
+    expect(fillLiveValues({ line: "{{homeTeam}} {{ homeScore }} – {{awayScore}} {{awayTeam}} (P{{period}})" }, everyField))
+      .toEqual({ line: "Lions 3 – 12 Tigers (P2)" })
+  })
+
+  it("turns missing and unknown fields into empty strings, never a literal {{…}}", () => {
+    const filled = fillLiveValues({ a: "{{homeTeam}}", b: "x{{period}}y", c: "{{nonsense}}", d: "{{toString}}", e: "{{}}" }, { period: 0 })
+    expect(filled).toEqual({ a: "", b: "x0y", c: "", d: "", e: "" })
+  })
+
+  it("leaves values without live fields and single braces alone", () => {
+    expect(fillLiveValues({ title: "Final {set}", empty: "" }, everyField)).toEqual({ title: "Final {set}", empty: "" })
+  })
+})
+
+const teams = { homeTeam: "Lions", awayTeam: "Tigers" }
+const generic = (left: number, right: number, period: number): GenericEntry => ({ timeStamp: 1, left, right, period })
+
+describe("liveFieldsFor", () => {
+  it("takes a generic entry's left, right and period, and the clicked team's name and score", () => {
+    expect(liveFieldsFor(generic(3, 12, 2), teams, "away")).toEqual(everyField)
+    expect(liveFieldsFor(generic(3, 12, 2), teams, "home")).toMatchObject({ team: "Lions", teamScore: 3 })
+  })
+
+  it("leaves team and teamScore out for a neutral click", () => {
+    const live = liveFieldsFor(generic(3, 12, 2), teams, "none")
+    expect(live).not.toHaveProperty("team")
+    expect(live).not.toHaveProperty("teamScore")
+    expect(live.homeScore).toBe(3)
+  })
+
+  it("leaves the period out when the controller sends none (period 0)", () => {
+    expect(liveFieldsFor(generic(1, 0, 0), teams, "home")).not.toHaveProperty("period")
+  })
+
+  it("shows tennis as the current set's games and the set number, not sets won", () => {
+    const entry: TennisEntry = {
+      timeStamp: 1,
+      left: 1,
+      right: 0,
+      period: 2,
+      scoreValue: { gameScores: [[6, 4], [2, 5]], pointScore: [3, 1] }
+    }
+    expect(liveFieldsFor(entry, teams, "home")).toEqual({
+      homeTeam: "Lions", awayTeam: "Tigers", homeScore: 2, awayScore: 5, period: 2, team: "Lions", teamScore: 2
+    })
+  })
+
+  it("shows volleyball as the current set's points, the set number as the period", () => {
+    const entry: VolleyballEntry = { timeStamp: 1, scoreValue: { gameScores: [[25, 20], [18, 25], [7, 9]] } }
+    expect(liveFieldsFor(entry, teams, "away")).toMatchObject({ homeScore: 7, awayScore: 9, period: 3, teamScore: 9 })
+  })
+
+  it("has no scores before the first entry and no names without an event", () => {
+    expect(liveFieldsFor(undefined, undefined, "home")).toEqual({})
+    const filled = fillLiveValues({ v: "{{team}}: {{teamScore}}" }, liveFieldsFor(undefined, { homeTeam: "Lions" }, "away"))
+    expect(filled).toEqual({ v: ": " })
+  })
+})
+
+describe("overlayForClick", () => {
+  it("fills the values and drops templateFile, keeping everything else", () => {
+    const overlay = overlayForClick({
+      templateSource: "https://example.com/bug.html",
+      templateFile: "/etc/scorebridge/bug.html",
+      values: { score: "{{homeScore}}-{{awayScore}}", name: "{{team}}" },
+      position: { horizontal: "left", vertical: "bottom" },
+      heightPercentOfHeight: 12,
+      marginPercentOfWidth: 2,
+      startTime: 500,
+      duration: 4000
+    }, liveFieldsFor(generic(3, 12, 2), teams, "home"))
+    expect(overlay).toEqual({
+      templateSource: "https://example.com/bug.html",
+      values: { score: "3-12", name: "Lions" },
+      position: { horizontal: "left", vertical: "bottom" },
+      heightPercentOfHeight: 12,
+      marginPercentOfWidth: 2,
+      startTime: 500,
+      duration: 4000
+    })
+  })
+
+  it("passes an image overlay through unchanged", () => {
+    const image = { imageSource: "https://example.com/logo.png", widthPercentOfWidth: 15 }
+    expect(overlayForClick(image, everyField)).toEqual(image)
+  })
+})
