@@ -1,14 +1,28 @@
 import { Layer, type Redacted } from "effect"
 import type { Config } from "../config/schema.ts"
 import { retentionLayer } from "../delivery/retention.ts"
+import { eventRefreshLayer } from "../events/event-refresh.ts"
+import { buttonsLayer } from "./buttons-layer.ts"
 import { deliveryLayer } from "./delivery-layer.ts"
 import { mqttLayer } from "./mqtt-layer.ts"
 import { type ChunkSourceOverride, placesLayer } from "./places-layer.ts"
 
+export interface DaemonOptions {
+  /** Replaces scoreboard inputs (the demo's simulated console). */
+  readonly override?: ChunkSourceOverride
+  /** How often the live event of a place with buttons is looked up, in idle rate slots. */
+  readonly eventRefreshMs?: number
+}
+
 /** The whole bridge for one config: sources → outbox → scheduler → service. */
-export const daemonLayer = (config: Config, token: Redacted.Redacted<string>, override?: ChunkSourceOverride) =>
-  placesLayer(config, override).pipe(
-    Layer.provideMerge(retentionLayer(config.retention.deliveredHours)),
+export const daemonLayer = (config: Config, token: Redacted.Redacted<string>, options: DaemonOptions = {}) => {
+  const placesWithButtons = config.places.filter((p) => (p.actions ?? []).length > 0).map((p) => p.key)
+  return Layer.mergeAll(
+    placesLayer(config, options.override),
+    buttonsLayer(config),
+    eventRefreshLayer(placesWithButtons, options.eventRefreshMs),
+    retentionLayer(config.retention.deliveredHours)
+  ).pipe(
     Layer.provideMerge(deliveryLayer({
       baseUrl: config.service.baseUrl,
       token,
@@ -16,5 +30,6 @@ export const daemonLayer = (config: Config, token: Redacted.Redacted<string>, ov
       requestsPerSecond: config.service.requestsPerSecond,
       stateDirectory: config.stateDirectory
     })),
-    Layer.provide(mqttLayer(config))
+    Layer.provideMerge(mqttLayer(config))
   )
+}

@@ -55,7 +55,7 @@ export const demoCommand = Command.make(
         Stream.takeUntil((e) => e._tag === "Settled" && ++settled >= expected),
         Stream.runDrain
       )
-    }).pipe(Effect.provide(daemonLayer(config, Redacted.make("demo-token"), () => console).pipe(
+    }).pipe(Effect.provide(daemonLayer(config, Redacted.make("demo-token"), { override: () => console }).pipe(
       Layer.provide(pinoLoggerLayer("warn"))
     )))
 

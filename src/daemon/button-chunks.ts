@@ -1,0 +1,41 @@
+import { Effect, Stream } from "effect"
+import type { Button } from "../config/schema.ts"
+import type { LinkState } from "../domain/received.ts"
+import { gpiomonChunks } from "../transport/gpiomon.ts"
+import { inputDeviceChunks } from "../transport/input-device.ts"
+import { MqttConnection } from "../transport/mqtt.ts"
+import { serialChunks } from "../transport/serial.ts"
+
+/** One push for a button decoder: bytes plus, for MQTT, the topic and retain flag. */
+export interface ButtonInput {
+  readonly bytes: Uint8Array
+  readonly receivedAt: number
+  readonly topic?: string
+  readonly retained?: boolean
+}
+
+/** The raw input of a button source, over the link its type uses. */
+export const buttonInputs = (button: Button, onState: (state: LinkState) => void): Stream.Stream<ButtonInput, never, MqttConnection> => {
+  if (button.mqtt !== undefined) {
+    const topics = button.mqtt.topics
+    return Stream.unwrap(Effect.gen(function*() {
+      const mqtt = yield* MqttConnection
+      return mqtt.subscribe(topics).pipe(Stream.map((m) => ({ bytes: m.payload, receivedAt: m.receivedAt, topic: m.topic, retained: m.retained })))
+    }))
+  }
+  if (button.serial !== undefined) {
+    const line = button.serial
+    return serialChunks({
+      path: line.path,
+      baudRate: line.baudRate ?? 9600,
+      dataBits: line.dataBits ?? 8,
+      parity: line.parity ?? "none",
+      stopBits: line.stopBits ?? 1
+    }, onState)
+  }
+  if (button.device !== undefined) return inputDeviceChunks(button.device, onState)
+  if (button.gpio !== undefined) {
+    return gpiomonChunks({ chip: button.gpio.chip, lines: button.gpio.lines, ...(button.gpio.command === undefined ? {} : { command: button.gpio.command }) }, onState)
+  }
+  return Stream.empty
+}

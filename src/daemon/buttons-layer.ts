@@ -1,0 +1,121 @@
+import { Effect, Layer, Queue, Schema, Stream } from "effect"
+import type { ButtonDecoder } from "../../adapters/button-source.ts"
+import { buttonSources } from "../../adapters/button-registry.ts"
+import { overlayForClick } from "../clicks/overlay-for-click.ts"
+import { liveFieldsFor } from "../clicks/live-values.ts"
+import { pressFeedback } from "../clicks/press-feedback.ts"
+import { handlePress, type PlaceClickSettings, type PressAction } from "../clicks/press-handler.ts"
+import type { Button, Config, Place } from "../config/schema.ts"
+import type { ButtonEvent } from "../domain/button.ts"
+import { BridgeEvents } from "../status/bridge-events.ts"
+import { MqttConnection } from "../transport/mqtt.ts"
+import { buttonInputs } from "./button-chunks.ts"
+
+interface Route {
+  readonly settings: PlaceClickSettings
+  readonly action: PressAction
+  readonly button: string | undefined
+  readonly gesture: string
+  readonly feedbackTopic: string | undefined
+}
+
+const settingsOf = (place: Place): PlaceClickSettings => {
+  const clicks = place.clicks
+  return {
+    place: place.key,
+    window: clicks?.beforeSeconds === undefined || clicks.afterSeconds === undefined
+      ? undefined
+      : { beforeSeconds: clicks.beforeSeconds, afterSeconds: clicks.afterSeconds },
+    undoWithinMs: (clicks?.undoWithinSeconds ?? 120) * 1000,
+    overlayFor: (team, score, event) => {
+      const overlay = team === "none" ? undefined : place.teams?.[team]?.overlay
+      return overlay === undefined ? undefined : overlayForClick(overlay, liveFieldsFor(score, event, team))
+    }
+  }
+}
+
+/** Every (source, button, gesture) → place action the config names. */
+const routesOf = (config: Config): ReadonlyMap<string, ReadonlyArray<Route>> => {
+  const routes = new Map<string, Array<Route>>()
+  for (const place of config.places) {
+    const settings = settingsOf(place)
+    for (const action of place.actions ?? []) {
+      const list = routes.get(action.source) ?? []
+      list.push({
+        settings,
+        action: action.do === "undo" ? { do: "undo" } : { do: "highlight", team: action.team ?? "none" },
+        button: action.button,
+        gesture: action.gesture,
+        feedbackTopic: place.clicks?.feedbackTopic
+      })
+      routes.set(action.source, list)
+    }
+  }
+  return routes
+}
+
+/**
+ * Starts one reader per configured button source: raw input → decoder →
+ * gestures → the place actions they are mapped to → outbox (or, with no event,
+ * clear feedback and no request). Decoders that wait for a hold or a
+ * multi-press window are flushed by a timer at their next deadline.
+ */
+export const buttonsLayer = (config: Config) =>
+  Layer.effectDiscard(Effect.gen(function*() {
+    const bus = yield* BridgeEvents
+    const mqtt = yield* MqttConnection
+    const routes = routesOf(config)
+
+    const onPress = Effect.fnUntraced(function*(press: ButtonEvent) {
+      const matching = (routes.get(press.source) ?? []).filter((r) =>
+        r.gesture === press.gesture && (r.button === undefined || r.button === press.button)
+      )
+      if (matching.length === 0) return yield* Effect.logDebug(`${press.gesture} on ${press.source}/${press.button}: no action configured`)
+      for (const route of matching) {
+        const result = yield* handlePress(route.settings, press, route.action)
+        const feedback = pressFeedback(route.settings.place, press, result)
+        yield* feedback.level === "info" ? Effect.logInfo(feedback.text) : feedback.level === "warn" ? Effect.logWarning(feedback.text) : Effect.logError(feedback.text)
+        yield* bus.publish({ _tag: "Press", place: route.settings.place, press, result })
+        if (route.feedbackTopic !== undefined) {
+          const message = JSON.stringify({ place: route.settings.place, gesture: press.gesture, button: press.button, pressedAt: press.pressedAt, status: feedback.status, text: feedback.text })
+          // Feedback is a courtesy: never let a broker outage hold up the next press.
+          yield* Effect.forkDetach(mqtt.publish(route.feedbackTopic, message, { qos: 0 }).pipe(Effect.timeout("2 seconds"), Effect.ignore))
+        }
+      }
+    })
+
+    const runSource = Effect.fnUntraced(function*(button: Button) {
+      const definition = buttonSources[button.type]!
+      const options = yield* Schema.decodeUnknownEffect(definition.optionsSchema)(button.options ?? {}).pipe(Effect.orDie)
+      const decoder: ButtonDecoder = definition.makeDecoder({ ...(options as object), source: button.name })
+      const timerBell = yield* Queue.sliding<void>(1)
+      const flushWhenDue = Effect.gen(function*() {
+        while (true) {
+          const deadline = decoder.nextDeadline()
+          if (deadline === undefined) {
+            yield* Queue.take(timerBell)
+            continue
+          }
+          yield* Queue.take(timerBell).pipe(Effect.timeoutOption(Math.max(0, deadline - Date.now())))
+          for (const press of decoder.flush(Date.now())) yield* onPress(press)
+        }
+      })
+      yield* Effect.forkScoped(flushWhenDue)
+      const onState = (state: Parameters<Parameters<typeof buttonInputs>[1]>[0]) =>
+        Effect.runFork(bus.publish({ _tag: "ButtonLink", source: button.name, state }))
+      yield* Effect.logInfo(`button source ${button.name}: ${button.type}`)
+      yield* Stream.runForEach(buttonInputs(button, onState), (input) =>
+        Effect.gen(function*() {
+          const presses = decoder.push(input.bytes, input.receivedAt, { topic: input.topic, retained: input.retained })
+          for (const press of presses) yield* onPress(press)
+          yield* Queue.offer(timerBell, undefined)
+        }))
+    })
+
+    for (const button of config.buttons ?? []) {
+      yield* Effect.forkScoped(runSource(button).pipe(
+        Effect.annotateLogs({ button: button.name }),
+        Effect.catchCause((cause) => Effect.logError(`button source ${button.name} stopped`, cause))
+      ))
+    }
+  }))
