@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { ConfigError, readConfig, type ConfigProblem, type LoadedConfig } from "./load.ts"
 import type { ProtocolCatalog } from "./protocol-options.ts"
-import type { Config, Place } from "./schema.ts"
+import type { Action, Button, Config, Place } from "./schema.ts"
 import { describeSecretRef, type SecretRef } from "./secret-ref.ts"
 import { resolveSecret } from "./secrets.ts"
 
@@ -35,13 +35,44 @@ const describeSource = (place: Place): string => {
   return `${board.protocol} over ${link}`
 }
 
+const describeButton = (button: Button): string => {
+  if (button.mqtt !== undefined) return `${button.type} over MQTT ${button.mqtt.topics.join(", ")}`
+  if (button.serial !== undefined) return `${button.type} over serial ${button.serial.path}`
+  if (button.gpio !== undefined) return `${button.type} on ${button.gpio.chip} line(s) ${button.gpio.lines.join(", ")}`
+  return `${button.type} on ${button.device ?? "?"}`
+}
+
+const describeOverlay = (place: Place, team: "home" | "away" | "none"): string => {
+  const overlay = team === "none" ? undefined : place.teams?.[team]?.overlay
+  if (overlay === undefined) return ""
+  return overlay.imageSource !== undefined ? " with image overlay" : " with template overlay"
+}
+
+const describeAction = (place: Place, action: Action): string => {
+  const press = `${action.source} ${action.button === undefined ? "any button" : `button ${action.button}`} ${action.gesture}`
+  const effect = action.do === "undo"
+    ? `undo (last highlight within ${place.clicks.undoWithinSeconds} s)`
+    : `highlight ${action.team === "none" ? "(no team)" : action.team}${describeOverlay(place, action.team)}`
+  return `    ${press} → ${effect}`
+}
+
+const describeClicks = (place: Place): ReadonlyArray<string> => {
+  const { beforeSeconds, afterSeconds, feedbackTopic } = place.clicks
+  if (place.actions === undefined || place.actions.length === 0) return []
+  const window = beforeSeconds === undefined ? "the sport's default window" : `${beforeSeconds} s before to ${afterSeconds} s after the press`
+  return [`    clips: ${window}${feedbackTopic === undefined ? "" : `; feedback on MQTT ${feedbackTopic}`}`]
+}
+
 const summarize = (file: string, config: Config): string => [
   `${file} is valid.`,
   `  service: ${config.service.baseUrl}, token from ${describeSecretRef(config.service.token)}, ${config.service.requestsPerSecond} request(s)/s`,
   ...(config.mqtt === undefined ? [] : [`  mqtt: ${config.mqtt.url} as ${config.mqtt.clientId}`]),
-  ...config.places.map((place) =>
-    `  place ${place.key}${place.name === undefined ? "" : ` (${place.name})`}: ${place.sport ?? "sport from the service"}, ${describeSource(place)}`
-  ),
+  ...(config.buttons ?? []).map((button) => `  button ${button.name}: ${describeButton(button)}`),
+  ...config.places.flatMap((place) => [
+    `  place ${place.key}${place.name === undefined ? "" : ` (${place.name})`}: ${place.sport ?? "sport from the service"}, ${describeSource(place)}`,
+    ...(place.actions ?? []).map((action) => describeAction(place, action)),
+    ...describeClicks(place)
+  ]),
   `  status: http://${config.status.listen}, state in ${config.stateDirectory}, log level ${config.log.level}`
 ].join("\n")
 

@@ -1,6 +1,8 @@
 import { readFile } from "node:fs/promises"
 import { Effect, Schema } from "effect"
+import { buttonSources } from "../../adapters/button-registry.ts"
 import { protocols as registry } from "../../adapters/registry.ts"
+import { checkButtonSources, type ButtonSourceCatalog } from "./button-options.ts"
 import { checkProtocols, type ProtocolCatalog } from "./protocol-options.ts"
 import { formatPath, issueProblems, type IssueProblem } from "./problems.ts"
 import { Config } from "./schema.ts"
@@ -65,7 +67,8 @@ const fail = (file: string, problems: ReadonlyArray<ConfigProblem>) => Effect.fa
 export const parseConfig = Effect.fn("parseConfig")(function*(
   text: string,
   file: string,
-  protocols: ProtocolCatalog
+  protocols: ProtocolCatalog,
+  sources: ButtonSourceCatalog = buttonSources
 ): Effect.fn.Return<LoadedConfig, ConfigError> {
   const parsed = parseYaml(text)
   if (parsed._tag === "invalid") return yield* fail(file, parsed.problems.map((problem) => ({ path: "", ...problem })))
@@ -76,23 +79,30 @@ export const parseConfig = Effect.fn("parseConfig")(function*(
   const decoded = yield* Schema.decodeUnknownEffect(Config)(source.value, strict).pipe(
     Effect.catchTag("SchemaError", (error) => fail(file, located(source, issueProblems(error.issue))))
   )
-  const checked = checkProtocols(decoded, protocols)
-  if (checked.problems.length > 0) return yield* fail(file, located(source, checked.problems))
-  return { config: checked.config, locate: source.locate }
+  const boards = checkProtocols(decoded, protocols)
+  const buttons = checkButtonSources(boards.config, sources)
+  const problems = [...boards.problems, ...buttons.problems]
+  if (problems.length > 0) return yield* fail(file, located(source, problems))
+  return { config: buttons.config, locate: source.locate }
 })
 
 /** Reads, decodes and validates a config file: everything short of resolving secrets. */
 export const readConfig = Effect.fn("readConfig")(function*(
   path: string,
-  protocols: ProtocolCatalog = registry
+  protocols: ProtocolCatalog = registry,
+  sources: ButtonSourceCatalog = buttonSources
 ): Effect.fn.Return<LoadedConfig, ConfigError> {
   const text = yield* Effect.tryPromise({
     try: () => readFile(path, "utf8"),
     catch: (cause) => new ConfigError({ file: path, problems: [{ path: "", message: readFailure(cause) }] })
   })
-  return yield* parseConfig(text, path, protocols)
+  return yield* parseConfig(text, path, protocols, sources)
 })
 
-export const loadConfig = (path: string, protocols: ProtocolCatalog = registry): Effect.Effect<Config, ConfigError> =>
-  readConfig(path, protocols).pipe(Effect.map((loaded) => loaded.config))
+export const loadConfig = (
+  path: string,
+  protocols: ProtocolCatalog = registry,
+  sources: ButtonSourceCatalog = buttonSources
+): Effect.Effect<Config, ConfigError> =>
+  readConfig(path, protocols, sources).pipe(Effect.map((loaded) => loaded.config))
 

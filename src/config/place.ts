@@ -1,12 +1,14 @@
 import { Effect, Schema } from "effect"
 import { apiSports } from "../../adapters/shared/api-sports.ts"
+import { Action, ClickSettings, Teams } from "./clicks.ts"
 
 /** Controller protocols with a folder in adapters/; the registry must hold each of them. */
 export const protocolNames = ["daktronics-rtd", "stramatel-452m", "lines", "json"] as const
 
 const baudRates = [1200, 2400, 4800, 9600, 19200, 38400, 57600, 115200, 230400] as const
 
-const SerialLine = Schema.Struct({
+/** A serial line: a scoreboard controller's, or a microcontroller's with buttons. */
+export const SerialLine = Schema.Struct({
   path: Schema.String.check(
     Schema.isPattern(/^\//u, { message: "must be an absolute device path such as /dev/serial/by-id/usb-FTDI_…" })
   ).annotate({
@@ -24,7 +26,7 @@ const SerialLine = Schema.Struct({
     description: "Longest line or frame kept while framing; longer ones are discarded and counted (bounds memory when a delimiter never comes).",
     default: 4096
   }).pipe(Schema.withDecodingDefaultKey(Effect.succeed(4096)))
-}).annotate({ description: "Scoreboard controller on a serial port (USB adapter, RS-232/RS-485)." })
+}).annotate({ description: "A device on a serial port (USB adapter, RS-232/RS-485)." })
 
 const MqttTopic = Schema.String.check(
   Schema.isPattern(/^[^#+\u0000]+$/u, {
@@ -53,7 +55,7 @@ export const Scoreboard = Schema.Struct({
   protocol: Schema.Literals(protocolNames).annotate({
     description: "Controller protocol: daktronics-rtd | stramatel-452m | lines (text lines, regex or delimiter) | json (JSON payloads)."
   }),
-  serial: Schema.optionalKey(SerialLine),
+  serial: Schema.optionalKey(SerialLine.annotate({ description: "Scoreboard controller on a serial port (USB adapter, RS-232/RS-485)." })),
   mqtt: Schema.optionalKey(MqttSource),
   options: Schema.Record(Schema.String, Schema.Unknown).annotate({
     description: "Protocol-specific options, checked by the protocol's own schema (see the protocol's README).",
@@ -63,10 +65,7 @@ export const Scoreboard = Schema.Struct({
 
 export type Scoreboard = typeof Scoreboard.Type
 
-/**
- * A place. Buttons and teams arrive as further optional keys of this struct,
- * so existing configs stay valid when they do.
- */
+/** A recording place and what feeds it: its scoreboard and the button gestures mapped to it. */
 export const Place = Schema.Struct({
   key: Schema.String.check(
     Schema.isPattern(/^[^\s/?#%]+$/u, { message: "must be the service's place key: no spaces, /, ?, # or %" })
@@ -75,7 +74,12 @@ export const Place = Schema.Struct({
   sport: Schema.optionalKey(Schema.Literals(apiSports).annotate({
     description: "Sport code from the service's list. Omitted: the place's sport as the service reports it."
   })),
-  scoreboard: Schema.optionalKey(Scoreboard)
+  scoreboard: Schema.optionalKey(Scoreboard),
+  actions: Schema.optionalKey(Schema.Array(Action).annotate({
+    description: "What each button gesture does at this place: highlight (for home, away or none) or undo."
+  })),
+  clicks: ClickSettings.pipe(Schema.withDecodingDefaultKey(Effect.succeed({}))),
+  teams: Schema.optionalKey(Teams)
 }).annotate({ description: "A recording place (court, field, rink) and the sources feeding it." })
 
 export type Place = typeof Place.Type

@@ -83,6 +83,29 @@ const unknownKeyMessage = (ast: SchemaAST.AST, key: PropertyKey): string => {
   return allowed.length === 0 ? `unknown key "${String(key)}"` : `unknown key "${String(key)}" (allowed here: ${allowed.join(", ")})`
 }
 
+/** The key whose literal value tells a union's mappings apart (`do: highlight | undo`), and its values. */
+const discriminator = (ast: SchemaAST.Union): { readonly key: PropertyKey; readonly values: ReadonlyArray<SchemaAST.LiteralValue> } | undefined => {
+  const literalsOf = (member: SchemaAST.AST) =>
+    SchemaAST.isObjects(member)
+      ? member.propertySignatures.flatMap((property) => SchemaAST.isLiteral(property.type) ? [[property.name, property.type.literal] as const] : [])
+      : []
+  const members = ast.types.map(literalsOf)
+  const key = members[0]?.find(([name]) => members.every((literals) => literals.some(([other]) => other === name)))?.[0]
+  return key === undefined ? undefined : { key, values: members.flatMap((literals) => literals.filter(([name]) => name === key).map(([, value]) => value)) }
+}
+
+// A mapping that matches no member by its discriminating key: say so at that key, not "expected a mapping".
+const noMemberProblem = (issue: SchemaIssue.AnyOf, path: ReadonlyArray<PropertyKey>): IssueProblem | undefined => {
+  const input = issue.input
+  const tag = discriminator(issue.ast)
+  if (tag === undefined || typeof input !== "object" || input === null || Array.isArray(input)) return undefined
+  const at = [...path, tag.key]
+  const value = (input as Record<PropertyKey, unknown>)[tag.key]
+  const allowed = `one of ${tag.values.map(literalText).join(", ")}`
+  if (value === undefined) return { path: at, message: `required, but missing (${allowed})` }
+  return { path: at, message: `expected ${allowed}, got ${describeScalar(value) ?? "a mapping"}${suggestion(value, tag.values)}` }
+}
+
 // The node's own annotations: `SchemaAST.resolve` would answer with its last check's.
 const customMessage = (ast: SchemaAST.AST): string | undefined => {
   const message = ast.annotations?.["message"]
@@ -105,7 +128,9 @@ export const issueProblems = (
       return issue.issues.flatMap((child) => issueProblems(child, path))
     case "Encoding":
       return issueProblems(issue.issue, path)
-    case "AnyOf":
+    case "AnyOf": {
+      const noMember = issue.issues.length === 0 ? noMemberProblem(issue, path) : undefined
+      if (noMember !== undefined) return [noMember]
       return issue.issues.length > 0 && !issue.ast.types.every(SchemaAST.isLiteral)
         ? issue.issues.flatMap((child) => issueProblems(child, path))
         : [{
@@ -115,6 +140,7 @@ export const issueProblems = (
               isSecretPath(path) ? "" : suggestion(issue.input, issue.ast.types.map((member) => SchemaAST.isLiteral(member) ? member.literal : undefined))
             }`
         }]
+    }
     case "Filter": {
       const inner = issue.issue
       if (inner._tag !== "InvalidValue") return issueProblems(inner, path)

@@ -1,30 +1,17 @@
 import { hostname } from "node:os"
 import { Effect, Schema } from "effect"
+import { buttonRules } from "./button-rules.ts"
+import { Button } from "./buttons.ts"
 import { Place } from "./place.ts"
 import { secretRef } from "./secret-ref.ts"
-
-const loopbackHosts = new Set(["localhost", "127.0.0.1", "[::1]"])
-const isLoopback = (host: string) => loopbackHosts.has(host) || /^127\.\d+\.\d+\.\d+$/u.test(host)
-
-const parseUrl = (text: string): URL | undefined => {
-  try {
-    return new URL(text)
-  } catch {
-    return undefined
-  }
-}
+import { httpsProblem } from "./urls.ts"
 
 const BaseUrl = Schema.String.check(
-  Schema.makeFilter((text: string) => {
-    const url = parseUrl(text)
-    if (url === undefined) return "must be a URL such as https://api.example.com"
-    if (url.protocol === "https:") return undefined
-    if (url.protocol === "http:") {
-      // The token travels in a header: plain HTTP only where it cannot leave the machine.
-      return isLoopback(url.hostname) ? undefined : "must use https:// — http:// is allowed only for 127.0.0.1, ::1 or localhost"
-    }
-    return "must start with https://"
-  }, { toJsonSchema: () => ({ pattern: "^https?://" }) })
+  Schema.makeFilter(
+    // The token travels in a header: plain HTTP only where it cannot leave the machine.
+    (text: string) => httpsProblem(text, "https://api.example.com", "the token must not travel in clear text"),
+    { toJsonSchema: () => ({ pattern: "^https?://" }) }
+  )
 ).annotate({ description: "Base address of the Event Highlights Service. https:// (http:// only for a loopback simulator)." })
 
 const Service = Schema.Struct({
@@ -81,7 +68,7 @@ const Mqtt = Schema.Struct({
     description: "Prefix of the bridge's own topics; its state is retained at <prefix>/bridge/state.",
     default: "scorebridge"
   }).pipe(Schema.withDecodingDefaultKey(Effect.succeed("scorebridge")))
-}).annotate({ description: "MQTT broker; needed when any scoreboard (or later, button) uses MQTT." })
+}).annotate({ description: "MQTT broker; needed when any scoreboard or button source uses MQTT, or a place has a feedbackTopic." })
 
 const uniquePlaceKeys = Schema.makeFilter((places: ReadonlyArray<{ readonly key: string }>) => {
   const firstIndex = new Map<string, number>()
@@ -97,20 +84,22 @@ const uniquePlaceKeys = Schema.makeFilter((places: ReadonlyArray<{ readonly key:
 interface CrossFields {
   readonly service: { readonly companyKey?: string }
   readonly mqtt?: unknown
-  readonly places: ReadonlyArray<{ readonly sport?: string; readonly scoreboard?: { readonly mqtt?: unknown } }>
+  readonly buttons?: ReadonlyArray<Button>
+  readonly places: ReadonlyArray<Place>
 }
 
 // Rules spanning sections: caught here, not when the daemon reaches that place.
-const sectionsAgree = Schema.makeFilter((config: CrossFields) =>
-  config.places.flatMap((place, index) => [
+const sectionsAgree = Schema.makeFilter((config: CrossFields) => [
+  ...config.places.flatMap((place, index) => [
     ...(place.scoreboard?.mqtt !== undefined && config.mqtt === undefined
       ? [{ path: ["places", index, "scoreboard", "mqtt"], issue: "uses MQTT, but there is no top-level mqtt: block with the broker url" }]
       : []),
     ...(place.scoreboard !== undefined && place.sport === undefined && config.service.companyKey === undefined
       ? [{ path: ["places", index], issue: "has no sport: set sport:, or service.companyKey so the bridge can read the place's sport from the service" }]
       : [])
-  ])
-)
+  ]),
+  ...buttonRules(config)
+])
 
 export const Config = Schema.Struct({
   service: Service,
@@ -136,6 +125,9 @@ export const Config = Schema.Struct({
     }).pipe(Schema.withDecodingDefaultKey(Effect.succeed("info" as const)))
   }).annotate({ description: "Logging." }).pipe(Schema.withDecodingDefaultKey(Effect.succeed({}))),
   mqtt: Schema.optionalKey(Mqtt),
+  buttons: Schema.optionalKey(Schema.Array(Button).annotate({
+    description: "Courtside button sources (devices); places[].actions map their gestures to highlights and undo."
+  })),
   places: Schema.Array(Place).annotate({
     description: "The places this bridge serves; at least one, keys unique."
   }).check(Schema.isMinLength(1, { message: "at least one place is required" }), uniquePlaceKeys)
@@ -145,5 +137,8 @@ export const Config = Schema.Struct({
 }).check(sectionsAgree)
 
 export type Config = typeof Config.Type
+export type { Button } from "./buttons.ts"
+export type { Action, ClickSettings, TeamOverlay, Teams } from "./clicks.ts"
+export type { Overlay } from "./overlay.ts"
 export type { Place, Scoreboard } from "./place.ts"
 export type { SecretRef } from "./secret-ref.ts"

@@ -36,6 +36,21 @@ const edit = (change: (config: Record<string, any>) => void) => {
   return stringify(config)
 }
 
+/** The valid config plus a broker, a two-button remote and its actions at court-1. */
+const withButtons = (change: (config: Record<string, any>) => void) =>
+  edit((c) => {
+    c.mqtt = { url: "mqtt://127.0.0.1:1883" }
+    c.buttons = [{ name: "remote", type: "zigbee2mqtt", mqtt: { topics: ["zigbee2mqtt/remote"] } }]
+    c.places[0].actions = [
+      { source: "remote", button: 1, gesture: "single", do: "highlight", team: "home" },
+      { source: "remote", gesture: "hold", do: "undo" }
+    ]
+    c.places[0].teams = { home: { overlay: { imageSource: "https://cdn.example.com/home.png", heightPercentOfHeight: 10 } } }
+    change(c)
+  })
+
+const homeOverlay = (c: Record<string, any>) => c.places[0].teams.home.overlay
+
 interface Case {
   readonly name: string
   readonly yaml: string
@@ -91,6 +106,51 @@ const cases: ReadonlyArray<Case> = [
   { name: "protocol option unknown", yaml: edit((c) => c.places[0].scoreboard.options.separator = ";"), path: "places[0].scoreboard.options.separator", message: `unknown key "separator"` },
   { name: "protocol option invalid regex", yaml: edit((c) => c.places[0].scoreboard.options = { pattern: "(?<home>\\d+" }), path: "places[0].scoreboard.options.pattern", message: "not a valid regular expression" },
   { name: "place is not a mapping", yaml: edit((c) => c.places = ["court-1"]), path: "places[0]", message: `expected a mapping (key: value), got "court-1"` },
+  { name: "unknown button type", yaml: withButtons((c) => c.buttons[0].type = "zigbee"), path: "buttons[0].type", message: `got "zigbee"` },
+  { name: "button name with spaces", yaml: withButtons((c) => c.buttons[0].name = "court 1 remote"), path: "buttons[0].name", message: "letters, digits" },
+  { name: "duplicate button names", yaml: withButtons((c) => c.buttons.push(structuredClone(c.buttons[0]))), path: "buttons[1].name", message: `duplicate button name "remote" (also buttons[0])` },
+  { name: "mqtt button without its topics", yaml: withButtons((c) => delete c.buttons[0].mqtt), path: "buttons[0]", message: "type zigbee2mqtt needs mqtt: { topics: [...] }" },
+  { name: "button with a second link", yaml: withButtons((c) => c.buttons[0].serial = { path: "/dev/ttyACM0" }), path: "buttons[0].serial", message: "not used by type zigbee2mqtt" },
+  { name: "mqtt button without broker", yaml: withButtons((c) => delete c.mqtt), path: "buttons[0].mqtt", message: "no top-level mqtt: block" },
+  { name: "malformed button topic wildcard", yaml: withButtons((c) => c.buttons[0].mqtt.topics = ["shellies/button#"]), path: "buttons[0].mqtt.topics[0]", message: "a wildcard fills a whole level" },
+  { name: "relative input device", yaml: withButtons((c) => c.buttons = [{ name: "remote", type: "input-event", device: "input/event3" }]), path: "buttons[0].device", message: "absolute device path" },
+  { name: "gpiomon without lines", yaml: withButtons((c) => c.buttons = [{ name: "remote", type: "gpiomon", gpio: { chip: "gpiochip0", lines: [] } }]), path: "buttons[0].gpio.lines", message: "at least one line offset" },
+  { name: "gpio chip like an option", yaml: withButtons((c) => c.buttons = [{ name: "remote", type: "gpiomon", gpio: { chip: "--help", lines: [17] } }]), path: "buttons[0].gpio.chip", message: "chip name (gpiochip0)" },
+  { name: "serial port shared", yaml: withButtons((c) => c.buttons = [{ name: "remote", type: "serial-buttons", serial: { path: "/dev/ttyUSB0" } }]), path: "buttons[0].serial.path", message: "is also read by places[0].scoreboard.serial.path" },
+  { name: "button source option unknown", yaml: withButtons((c) => c.buttons[0].options = { debounce: 30 }), path: "buttons[0].options.debounce", message: `unknown key "debounce"` },
+  { name: "serial-buttons pattern without gesture", yaml: withButtons((c) => c.buttons = [{ name: "remote", type: "serial-buttons", serial: { path: "/dev/ttyACM0" }, options: { pattern: "^BTN (?<button>\\w+)$" } }]), path: "buttons[0].options.pattern", message: "needs a named group `gesture`" },
+  { name: "gesture timing out of range", yaml: withButtons((c) => c.buttons = [{ name: "remote", type: "input-event", device: "/dev/input/event3", options: { gestures: { holdMs: -5 } } }]), path: "buttons[0].options.gestures.holdMs", message: "got -5" },
+  { name: "action names an unknown source", yaml: withButtons((c) => c.places[0].actions[0].source = "remtoe"), path: "places[0].actions[0].source", message: `no button source named "remtoe" (buttons: remote)` },
+  { name: "action without any buttons list", yaml: withButtons((c) => delete c.buttons), path: "places[0].actions[0].source", message: "no top-level buttons: list" },
+  { name: "unknown gesture", yaml: withButtons((c) => c.places[0].actions[0].gesture = "long"), path: "places[0].actions[0].gesture", message: `expected one of "single", "double", "triple", "hold", "release", got "long"` },
+  { name: "unknown do", yaml: withButtons((c) => c.places[0].actions[1].do = "undoo"), path: "places[0].actions[1].do", message: `expected one of "highlight", "undo", got "undoo" — did you mean "undo"?` },
+  { name: "action without do", yaml: withButtons((c) => delete c.places[0].actions[1].do), path: "places[0].actions[1].do", message: "required, but missing" },
+  { name: "team with undo", yaml: withButtons((c) => c.places[0].actions[1].team = "home"), path: "places[0].actions[1].team", message: "not allowed with do: undo" },
+  { name: "unknown team", yaml: withButtons((c) => c.places[0].actions[0].team = "guests"), path: "places[0].actions[0].team", message: `expected one of "home", "away", "none", got "guests"` },
+  { name: "two actions for one press", yaml: withButtons((c) => c.places[0].actions.push({ source: "remote", gesture: "single", do: "highlight" })), path: "places[0].actions[2]", message: "is also handled by actions[0]" },
+  { name: "beforeSeconds without afterSeconds", yaml: withButtons((c) => c.places[0].clicks = { beforeSeconds: 20 }), path: "places[0].clicks.beforeSeconds", message: "give beforeSeconds and afterSeconds together" },
+  { name: "window beyond the kept minute", yaml: withButtons((c) => c.places[0].clicks = { beforeSeconds: 90, afterSeconds: 5 }), path: "places[0].clicks.beforeSeconds", message: "only the last minute of footage" },
+  { name: "empty click window", yaml: withButtons((c) => c.places[0].clicks = { beforeSeconds: 0, afterSeconds: 0 }), path: "places[0].clicks", message: "the clip would be empty" },
+  { name: "undo window too long", yaml: withButtons((c) => c.places[0].clicks = { undoWithinSeconds: 7200 }), path: "places[0].clicks.undoWithinSeconds", message: "from 1 to 3600, got 7200" },
+  { name: "feedback topic without broker", yaml: edit((c) => c.places[0].clicks = { feedbackTopic: "scorebridge/court-1/feedback" }), path: "places[0].clicks.feedbackTopic", message: "no top-level mqtt: block" },
+  { name: "feedback topic with wildcard", yaml: withButtons((c) => c.places[0].clicks = { feedbackTopic: "scorebridge/+/feedback" }), path: "places[0].clicks.feedbackTopic", message: "cannot publish to a wildcard" },
+  { name: "overlay image and template", yaml: withButtons((c) => Object.assign(homeOverlay(c), { templateSource: "https://cdn.example.com/bug.html", values: {} })), path: "places[0].teams.home.overlay.templateSource", message: "not both" },
+  { name: "overlay without a picture", yaml: withButtons((c) => delete homeOverlay(c).imageSource), path: "places[0].teams.home.overlay", message: "give imageSource: (a PNG or JPEG) or templateSource:" },
+  { name: "overlay template without values", yaml: withButtons((c) => c.places[0].teams.home.overlay = { templateSource: "https://cdn.example.com/bug.html", heightPercentOfHeight: 10 }), path: "places[0].teams.home.overlay.values", message: "required with templateSource" },
+  { name: "overlay image with values", yaml: withButtons((c) => homeOverlay(c).values = { team: "{{homeTeam}}" }), path: "places[0].teams.home.overlay.values", message: "only for templateSource" },
+  { name: "overlay plain http", yaml: withButtons((c) => homeOverlay(c).imageSource = "http://cdn.example.com/home.png"), path: "places[0].teams.home.overlay.imageSource", message: "must use https://" },
+  { name: "overlay both sizes", yaml: withButtons((c) => homeOverlay(c).widthPercentOfWidth = 20), path: "places[0].teams.home.overlay.widthPercentOfWidth", message: "the service would use heightPercentOfHeight" },
+  { name: "overlay no size", yaml: withButtons((c) => delete homeOverlay(c).heightPercentOfHeight), path: "places[0].teams.home.overlay", message: "give heightPercentOfHeight: or widthPercentOfWidth:" },
+  { name: "overlay both margins", yaml: withButtons((c) => Object.assign(homeOverlay(c), { marginPercentOfHeight: 2, marginPercentOfWidth: 2 })), path: "places[0].teams.home.overlay.marginPercentOfWidth", message: "at most one of marginPercentOfHeight and marginPercentOfWidth" },
+  { name: "overlay size over 100%", yaml: withButtons((c) => homeOverlay(c).heightPercentOfHeight = 120), path: "places[0].teams.home.overlay.heightPercentOfHeight", message: "at most 100, got 120" },
+  { name: "overlay zero size", yaml: withButtons((c) => homeOverlay(c).heightPercentOfHeight = 0), path: "places[0].teams.home.overlay.heightPercentOfHeight", message: "above 0" },
+  { name: "overlay position word", yaml: withButtons((c) => homeOverlay(c).position = { horizontal: "middle", vertical: "top" }), path: "places[0].teams.home.overlay.position.horizontal", message: `expected one of "left", "center", "right", got "middle"` },
+  { name: "overlay negative start", yaml: withButtons((c) => homeOverlay(c).startTime = -100), path: "places[0].teams.home.overlay.startTime", message: "0 or more, got -100" },
+  { name: "overlay fractional duration", yaml: withButtons((c) => homeOverlay(c).duration = 2.5), path: "places[0].teams.home.overlay.duration", message: "integer" },
+  { name: "overlay unknown live field", yaml: withButtons((c) => c.places[0].teams.home.overlay = { templateSource: "https://cdn.example.com/bug.html", values: { score: "{{homeScore}}-{{guestScore}}" }, heightPercentOfHeight: 10 }), path: "places[0].teams.home.overlay.values.score", message: "unknown live field {{guestScore}} (known: {{homeTeam}}, {{awayTeam}}, {{homeScore}}, {{awayScore}}, {{period}}, {{team}}, {{teamScore}})" },
+  { name: "overlay unmatched braces", yaml: withButtons((c) => c.places[0].teams.home.overlay = { templateSource: "https://cdn.example.com/bug.html", values: { team: "{{homeTeam}" }, heightPercentOfHeight: 10 }), path: "places[0].teams.home.overlay.values.team", message: "unmatched {{ or }}" },
+  { name: "overlay unknown key", yaml: withButtons((c) => homeOverlay(c).opacity = 0.5), path: "places[0].teams.home.overlay.opacity", message: `unknown key "opacity"` },
+  { name: "unknown team key", yaml: withButtons((c) => c.places[0].teams.guests = {}), path: "places[0].teams.guests", message: `unknown key "guests" (allowed here: home, away)` },
   { name: "top level is a list", yaml: "- service\n- places\n", path: "", message: "expected a mapping (key: value), got a list" },
   { name: "bad YAML syntax", yaml: "service:\n  baseUrl: https://api.example.com\n  token: { env: SCOREBRIDGE_TOKEN\nplaces: []\n", path: "", message: "YAML syntax" },
   { name: "duplicate YAML key", yaml: "service: {}\nservice: {}\nplaces: []\n", path: "", message: "YAML syntax", at: ":2:1" },

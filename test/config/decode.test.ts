@@ -4,7 +4,12 @@ import { Effect, Schema } from "effect"
 import type { ProtocolDefinition } from "../../adapters/decoder.ts"
 import { parseConfig } from "../../src/config/load.ts"
 import type { ProtocolCatalog } from "../../src/config/protocol-options.ts"
+import { buttonSources } from "../../adapters/button-registry.ts"
 import { protocols } from "../../adapters/registry.ts"
+import { defaultPattern as serialButtonsPattern } from "../../adapters/serial-buttons/options.ts"
+import type { ButtonSourceCatalog } from "../../src/config/button-options.ts"
+import { buttonSourceTypes } from "../../src/config/buttons.ts"
+import { liveFields, liveFieldsIn } from "../../src/config/overlay.ts"
 
 const minimal = `
 service:
@@ -96,5 +101,110 @@ describe("protocol options", () => {
   it("every protocol name the config accepts is in the registry", async () => {
     const { protocolNames } = await import("../../src/config/place.ts")
     assert.sameMembers([...protocolNames], Object.keys(protocols))
+  })
+})
+
+const withButtons = `${minimal}    actions:
+      - { source: keypad, button: 30, gesture: single, do: highlight }
+      - { source: arduino, button: left, gesture: double, do: highlight, team: away }
+      - { source: header, gesture: hold, do: undo }
+buttons:
+  - name: keypad
+    type: input-event
+    device: /dev/input/by-id/usb-keypad-event-kbd
+  - name: header
+    type: gpiomon
+    gpio: { chip: gpiochip0, lines: [17] }
+  - name: arduino
+    type: serial-buttons
+    serial: { path: /dev/ttyACM0 }
+`
+
+describe("buttons, actions and clicks", () => {
+  it.effect("apply the documented defaults", () =>
+    Effect.gen(function*() {
+      const { config } = yield* parseConfig(withButtons, "buttons.yaml", protocols)
+      const [keypad, header, arduino] = config.buttons ?? []
+      // Each source's options are decoded by its own schema, defaults included.
+      assert.deepStrictEqual(keypad?.options, { recordBytes: 24 })
+      assert.deepStrictEqual(header?.gpio, { chip: "gpiochip0", lines: [17], command: "gpiomon" })
+      assert.deepStrictEqual(header?.options, {})
+      assert.strictEqual(arduino?.serial?.maxFrameBytes, 4096)
+      assert.isUndefined(arduino?.serial?.baudRate)
+      assert.deepStrictEqual(arduino?.options, { pattern: serialButtonsPattern })
+
+      const place = config.places[0]!
+      assert.deepStrictEqual(place.actions, [
+        { source: "keypad", button: "30", gesture: "single", do: "highlight", team: "none" },
+        { source: "arduino", button: "left", gesture: "double", do: "highlight", team: "away" },
+        { source: "header", gesture: "hold", do: "undo" }
+      ])
+      // No clicks: block: the sport's default window (no before/after), undo within 120 s.
+      assert.deepStrictEqual(place.clicks, { undoWithinSeconds: 120 })
+      assert.isUndefined(place.teams)
+    }))
+
+  it.effect("a place without buttons still gets the click defaults", () =>
+    Effect.gen(function*() {
+      const { config } = yield* parseConfig(minimal, "minimal.yaml", protocols)
+      assert.isUndefined(config.buttons)
+      assert.isUndefined(config.places[0]?.actions)
+      assert.deepStrictEqual(config.places[0]?.clicks, { undoWithinSeconds: 120 })
+    }))
+
+  it.effect("keep the configured window, feedback topic and overlays as written", () =>
+    Effect.gen(function*() {
+      const text = `${withButtons}mqtt: { url: "mqtt://127.0.0.1:1883" }\n`.replace("    actions:", [
+        "    clicks: { beforeSeconds: 7.5, afterSeconds: 0, undoWithinSeconds: 30, feedbackTopic: venue/gym/feedback }",
+        "    teams:",
+        "      away:",
+        "        overlay:",
+        "          templateSource: http://127.0.0.1:8080/bug.html",
+        "          values: { name: \"{{ team }}\", score: \"{{teamScore}} (set {{period}})\", empty: \"\" }",
+        "          widthPercentOfWidth: 100",
+        "          marginPercentOfWidth: 0",
+        "          position: { horizontal: center, vertical: bottom }",
+        "          startTime: 0",
+        "          duration: 3000",
+        "    actions:"
+      ].join("\n"))
+      const { config } = yield* parseConfig(text, "window.yaml", protocols)
+      const place = config.places[0]!
+      assert.deepStrictEqual(place.clicks, { beforeSeconds: 7.5, afterSeconds: 0, undoWithinSeconds: 30, feedbackTopic: "venue/gym/feedback" })
+      assert.deepStrictEqual(place.teams?.away?.overlay, {
+        templateSource: "http://127.0.0.1:8080/bug.html",
+        values: { name: "{{ team }}", score: "{{teamScore}} (set {{period}})", empty: "" },
+        widthPercentOfWidth: 100,
+        marginPercentOfWidth: 0,
+        position: { horizontal: "center", vertical: "bottom" },
+        startTime: 0,
+        duration: 3000
+      })
+    }))
+
+  it.effect("button options are checked by the catalog given", () =>
+    Effect.gen(function*() {
+      const catalog: ButtonSourceCatalog = {
+        ...buttonSources,
+        gpiomon: { ...buttonSources["gpiomon"]!, optionsSchema: Schema.Struct({ y: Schema.Finite.pipe(Schema.withDecodingDefaultKey(Effect.succeed(3))) }) }
+      }
+      const { config } = yield* parseConfig(withButtons, "buttons.yaml", protocols, catalog)
+      assert.deepStrictEqual(config.buttons?.[1]?.options, { y: 3 })
+      const error = yield* Effect.flip(parseConfig(withButtons, "buttons.yaml", protocols, {}))
+      assert.include(error.message, `buttons[0].type: button source type "input-event" is not available in this build`)
+    }))
+
+  it("every button source type the config accepts is in the registry", () => {
+    assert.sameMembers([...buttonSourceTypes], Object.keys(buttonSources))
+  })
+})
+
+describe("live fields", () => {
+  it("are listed once, for the click builder and the template checker", () => {
+    assert.deepStrictEqual([...liveFields], ["homeTeam", "awayTeam", "homeScore", "awayScore", "period", "team", "teamScore"])
+  })
+
+  it("are found in a value, spaces inside the braces tolerated", () => {
+    assert.deepStrictEqual(liveFieldsIn("{{homeScore}}-{{ awayScore }} {{nope}} {single}"), ["homeScore", "awayScore", "nope"])
   })
 })

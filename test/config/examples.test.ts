@@ -6,6 +6,7 @@ import { Effect } from "effect"
 import { checkConfig } from "../../src/config/check.ts"
 import { renderConfigJsonSchema } from "../../src/config/json-schema.ts"
 import { loadConfig } from "../../src/config/load.ts"
+import { buttonSourceTypes } from "../../src/config/buttons.ts"
 import { protocolNames } from "../../src/config/place.ts"
 import { boardLineOptions } from "../../src/demo/tennis-match.ts"
 
@@ -29,7 +30,8 @@ describe("example configs", () => {
       "stramatel-volleyball-rs485.yaml",
       "tennis-mqtt-json.yaml",
       "arduino-lines.yaml",
-      "two-courts.yaml"
+      "two-courts.yaml",
+      "buttons-all-sources.yaml"
     ])
   })
 
@@ -54,6 +56,19 @@ describe("example configs", () => {
       assert.sameMembers([...new Set(boards.map((board) => board.protocol))], [...protocolNames])
       assert.isTrue(boards.some((board) => board.serial !== undefined))
       assert.isTrue(boards.some((board) => board.mqtt !== undefined))
+    }))
+
+  it.effect("together show every button source type, both actions and both kinds of overlay", () =>
+    Effect.gen(function*() {
+      const configs = yield* Effect.forEach(examples, (name) => loadConfig(join(configDir, name)))
+      const buttons = configs.flatMap((config) => config.buttons ?? [])
+      assert.sameMembers([...new Set(buttons.map((button) => button.type))], [...buttonSourceTypes])
+      const places = configs.flatMap((config) => config.places)
+      const actions = places.flatMap((place) => place.actions ?? [])
+      assert.sameMembers([...new Set(actions.map((action) => action.do === "undo" ? "undo" : action.team))], ["home", "away", "none", "undo"])
+      const overlays = places.flatMap((place) => [place.teams?.home?.overlay, place.teams?.away?.overlay].filter((overlay) => overlay !== undefined))
+      assert.isTrue(overlays.some((overlay) => overlay.imageSource !== undefined))
+      assert.isTrue(overlays.some((overlay) => overlay.templateSource !== undefined && overlay.values !== undefined))
     }))
 })
 

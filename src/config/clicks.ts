@@ -1,0 +1,82 @@
+import { Effect, Schema, SchemaGetter } from "effect"
+import type { Gesture } from "../domain/button.ts"
+import { Overlay } from "./overlay.ts"
+
+const gestures = ["single", "double", "triple", "hold", "release"] as const satisfies ReadonlyArray<Gesture>
+
+// YAML reads `button: 1` as a number; button ids are text (key codes, line offsets, "left").
+const ButtonId = Schema.Union([
+  Schema.String.check(Schema.isMinLength(1, { message: "must not be empty; leave button: out to mean any button" })),
+  Schema.Int.check(Schema.isGreaterThanOrEqualTo(0, { message: "must be a button id such as \"1\", \"left\" or a number from 0" }))
+]).annotate({
+  description: "Button id on a multi-button device (\"1\", \"left\", a key code, a GPIO line); omitted: any button of the source."
+}).pipe(Schema.decodeTo(Schema.String, { decode: SchemaGetter.String(), encode: SchemaGetter.passthroughSupertype() }))
+
+const pressFields = {
+  source: Schema.String.annotate({ description: "Name of a buttons[] entry." }),
+  button: Schema.optionalKey(ButtonId),
+  gesture: Schema.Literals(gestures).annotate({ description: "single | double | triple | hold | release" })
+}
+
+const Highlight = Schema.Struct({
+  ...pressFields,
+  do: Schema.Literal("highlight").annotate({ description: "highlight: a click (a moment) at the press time." }),
+  team: Schema.Literals(["home", "away", "none"]).annotate({
+    description: "Whose highlight: home | away (with that team's overlay) | none.",
+    default: "none"
+  }).pipe(Schema.withDecodingDefaultKey(Effect.succeed("none" as const)))
+})
+
+const Undo = Schema.Struct({
+  ...pressFields,
+  do: Schema.Literal("undo").annotate({ description: "undo: delete the last highlight this place created." }),
+  team: Schema.optionalKey(Schema.Never.annotate({
+    message: "not allowed with do: undo — undo deletes this place's last highlight, whichever team it was for"
+  }))
+})
+
+/** What one gesture of one button source does at a place. */
+export const Action = Schema.Union([Highlight, Undo]).annotate({ description: "A gesture of a button source and what it does here." })
+export type Action = typeof Action.Type
+
+// While an event is open the service keeps only the last minute of footage.
+const WindowSeconds = (description: string) =>
+  Schema.Finite.check(Schema.makeFilter((seconds: number) => {
+    if (seconds < 0) return "must be 0 or more seconds"
+    if (seconds > 60) return "must be at most 60: while an event is open the service keeps only the last minute of footage"
+    return undefined
+  }, { toJsonSchema: () => ({ minimum: 0, maximum: 60 }) })).annotate({ description })
+
+const bothOrNeither = Schema.makeFilter<{ readonly beforeSeconds?: number; readonly afterSeconds?: number }>((clicks) => {
+  if ((clicks.beforeSeconds === undefined) !== (clicks.afterSeconds === undefined)) {
+    return {
+      path: [clicks.beforeSeconds === undefined ? "afterSeconds" : "beforeSeconds"],
+      issue: "give beforeSeconds and afterSeconds together, or neither for the sport's default window"
+    }
+  }
+  return clicks.beforeSeconds === 0 && clicks.afterSeconds === 0 ? "beforeSeconds and afterSeconds are both 0: the clip would be empty" : undefined
+}, { toJsonSchema: () => ({ dependentRequired: { beforeSeconds: ["afterSeconds"], afterSeconds: ["beforeSeconds"] } }) })
+
+export const ClickSettings = Schema.Struct({
+  beforeSeconds: Schema.optionalKey(WindowSeconds("Seconds of footage before the press (0–60). With afterSeconds; neither = the sport's default window.")),
+  afterSeconds: Schema.optionalKey(WindowSeconds("Seconds of footage after the press (0–60). With beforeSeconds.")),
+  undoWithinSeconds: Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 3600 }, { message: "must be a whole number of seconds from 1 to 3600" })).annotate({
+    description: "How old a highlight may be for undo to delete it, in seconds.",
+    default: 120
+  }).pipe(Schema.withDecodingDefaultKey(Effect.succeed(120))),
+  feedbackTopic: Schema.optionalKey(Schema.String.check(Schema.isPattern(/^[^#+\u0000]+$/u, {
+    message: "must be a plain topic name: MQTT cannot publish to a wildcard (+, #)"
+  })).annotate({ description: "MQTT topic for operator feedback on each press (needs the top-level mqtt block)." }))
+}).annotate({ description: "How this place's highlights are made." }).check(bothOrNeither)
+export type ClickSettings = typeof ClickSettings.Type
+
+const Team = Schema.Struct({
+  overlay: Schema.optionalKey(Overlay)
+}).annotate({ description: "What a highlight for this team carries." })
+
+export const Teams = Schema.Struct({
+  home: Schema.optionalKey(Team),
+  away: Schema.optionalKey(Team)
+}).annotate({ description: "Per-team settings of highlights; a team without an entry gets no overlay." })
+export type Teams = typeof Teams.Type
+export type TeamOverlay = Overlay
