@@ -35,7 +35,11 @@ const migrations: ReadonlyArray<string> = [
    CREATE INDEX items_lane ON items (place, kind, id);
    CREATE INDEX items_place ON items (place, id);
    CREATE INDEX items_dead ON items (id) WHERE state = 'dead';
-   CREATE INDEX items_prunable ON items (settled_at) WHERE state IN ('delivered', 'warning');`
+   CREATE INDEX items_prunable ON items (settled_at) WHERE state IN ('delivered', 'warning');`,
+  // An attempt in doubt: written before each request, cleared by a definite answer. Set at start-up,
+  // it means the service may already have the item (kill -9, timeout, reset): reconcile first.
+  `ALTER TABLE items ADD COLUMN sent_at INTEGER;
+   ALTER TABLE items ADD COLUMN sent_to TEXT;`
 ]
 
 // Its message is already the reason in words; describeFailure passes it through.

@@ -20,6 +20,8 @@ export interface ItemRow {
   readonly last_error: string | null
   readonly result: string | null
   readonly settled_at: number | null
+  readonly sent_at: number | null
+  readonly sent_to: string | null
 }
 
 export const outboxStatements = (db: DatabaseSync) => ({
@@ -65,8 +67,12 @@ export const outboxStatements = (db: DatabaseSync) => ({
     "UPDATE items SET state = 'missed', last_error = $lastError, settled_at = $settledAt WHERE id = $id"
   ),
   reschedule: db.prepare(
-    "UPDATE items SET attempts = attempts + 1, last_error = $lastError, not_before = $notBefore WHERE id = $id"
+    `UPDATE items SET attempts = attempts + 1, last_error = $lastError, not_before = $notBefore,
+       sent_at = CASE WHEN $inDoubt THEN sent_at ELSE NULL END,
+       sent_to = CASE WHEN $inDoubt THEN sent_to ELSE NULL END
+     WHERE id = $id`
   ),
+  sending: db.prepare("UPDATE items SET sent_at = $sentAt, sent_to = $sentTo WHERE id = $id"),
   setEventKey: db.prepare("UPDATE items SET event_key = $eventKey WHERE id = $id"),
   prune: db.prepare(
     `DELETE FROM items WHERE state IN ('delivered', 'warning') AND settled_at < $settledBefore`

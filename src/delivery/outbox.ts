@@ -33,6 +33,9 @@ export interface OutboxItem {
   /** The service's answer when delivered, e.g. `{ eventKey, key }` or `{ momentKey }`. */
   readonly result: unknown | null
   readonly settledAt: number | null
+  /** Set while an attempt is in doubt: when, and where it was sent (event key or "place"). */
+  readonly sentAt: number | null
+  readonly sentTo: string | null
 }
 
 export interface AppendInput {
@@ -67,8 +70,14 @@ export class Outbox extends Context.Service<Outbox, {
   markDead(id: number, error: string): Effect.Effect<void, OutboxWriteError>
   /** A click whose footage expired before it could be delivered. */
   markMissed(id: number, reason: string): Effect.Effect<void, OutboxWriteError>
-  /** Counts an attempt and defers the item; it stays pending and stays the head of its lane. */
-  reschedule(id: number, error: string, notBefore: number): Effect.Effect<void, OutboxWriteError>
+  /**
+   * Counts an attempt and defers the item; it stays pending and stays the head of its lane.
+   * `inDoubt`: the request may have reached the service (timeout, reset), so the next attempt
+   * reconciles before resending.
+   */
+  reschedule(id: number, error: string, notBefore: number, inDoubt?: boolean): Effect.Effect<void, OutboxWriteError>
+  /** Written (durably) just before a request: if the process dies now, the item is in doubt. */
+  markSending(id: number, sentTo: string): Effect.Effect<void, OutboxWriteError>
   setEventKey(id: number, eventKey: string): Effect.Effect<void, OutboxWriteError>
   get(id: number): Effect.Effect<Option.Option<OutboxItem>, OutboxReadError>
   /** Latest appended item of that kind in any state: change detection after a restart. */
@@ -100,7 +109,9 @@ const toItem = (row: ItemRow): OutboxItem => ({
   state: row.state,
   lastError: row.last_error,
   result: parseJson(row.result),
-  settledAt: row.settled_at
+  settledAt: row.settled_at,
+  sentAt: row.sent_at,
+  sentTo: row.sent_to
 })
 
 const toJson = (value: unknown, what: string): string => {
@@ -185,9 +196,13 @@ const makeOutbox = Effect.fnUntraced(function*(stateDirectory: string) {
       const settledAt = yield* Clock.currentTimeMillis
       yield* update(id, () => sql.missed.run({ id, lastError: reason, settledAt }))
     }),
-    reschedule: Effect.fn("Outbox.reschedule")((id: number, error: string, notBefore: number) =>
-      update(id, () => sql.reschedule.run({ id, lastError: error, notBefore }))
+    reschedule: Effect.fn("Outbox.reschedule")((id: number, error: string, notBefore: number, inDoubt = false) =>
+      update(id, () => sql.reschedule.run({ id, lastError: error, notBefore, inDoubt: inDoubt ? 1 : 0 }))
     ),
+    markSending: Effect.fn("Outbox.markSending")(function*(id: number, sentTo: string) {
+      const sentAt = yield* Clock.currentTimeMillis
+      yield* update(id, () => sql.sending.run({ id, sentAt, sentTo }))
+    }),
     setEventKey: Effect.fn("Outbox.setEventKey")((id: number, eventKey: string) =>
       update(id, () => sql.setEventKey.run({ id, eventKey }))
     ),

@@ -11,7 +11,8 @@ export type Outcome =
   | { readonly _tag: "Dead"; readonly error: string }
   /** A click sent too late for its footage (it may still have made a moment: see result). */
   | { readonly _tag: "Missed"; readonly reason: string; readonly result?: unknown }
-  | { readonly _tag: "Retry"; readonly kind: RetryKind; readonly error: string }
+  /** `inDoubt`: the request may have reached the service; the next attempt reconciles first. */
+  | { readonly _tag: "Retry"; readonly kind: RetryKind; readonly error: string; readonly inDoubt?: boolean }
 
 /**
  * transient: 5xx, network, timeout — retried on the item's back-off schedule.
@@ -25,5 +26,5 @@ export const Outcome = {
   warning: (warning: string, result?: unknown): Outcome => ({ _tag: "Warning", warning, result }),
   dead: (error: string): Outcome => ({ _tag: "Dead", error }),
   missed: (reason: string, result?: unknown): Outcome => ({ _tag: "Missed", reason, result }),
-  retry: (kind: RetryKind, error: string): Outcome => ({ _tag: "Retry", kind, error })
+  retry: (kind: RetryKind, error: string, inDoubt = false): Outcome => ({ _tag: "Retry", kind, error, inDoubt })
 }

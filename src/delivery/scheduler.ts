@@ -1,4 +1,4 @@
-import { Clock, Context, Effect, Layer, Queue, Schema } from "effect"
+import { Clock, Context, Effect, Layer, Option, Queue, Schema } from "effect"
 import { BridgeEvents } from "../status/bridge-events.ts"
 import { Deliverer } from "./deliverer.ts"
 import { Outbox, type OutboxItem } from "./outbox.ts"
@@ -64,11 +64,11 @@ export class Scheduler extends Context.Service<Scheduler, {
           yield* Effect.logError(`click #${item.id} for ${item.place} missed: ${outcome.reason}`)
           return yield* outbox.markMissed(item.id, outcome.reason)
         case "Retry":
-          return yield* retryLater(item, outcome.kind, outcome.error)
+          return yield* retryLater(item, outcome.kind, outcome.error, outcome.inDoubt ?? false)
       }
     })
 
-    const retryLater = Effect.fnUntraced(function*(item: OutboxItem, kind: RetryKind, error: string) {
+    const retryLater = Effect.fnUntraced(function*(item: OutboxItem, kind: RetryKind, error: string, inDoubt: boolean) {
       const now = yield* Clock.currentTimeMillis
       if (kind === "rate-limited") {
         const pauseMs = yield* budget.rateLimited
@@ -82,13 +82,17 @@ export class Scheduler extends Context.Service<Scheduler, {
       } else {
         yield* Effect.logWarning(`${item.kind} #${item.id} for ${item.place} will be retried: ${error}`)
       }
-      yield* outbox.reschedule(item.id, error, now)
+      yield* outbox.reschedule(item.id, error, now, inDoubt)
       return yield* new Retryable({ kind, error })
     })
 
-    const deliverOnce = (item: OutboxItem) =>
+    const deliverOnce = (head: OutboxItem) =>
       Effect.gen(function*() {
-        yield* budget.acquire(item.kind === "score" ? "score" : "click")
+        yield* budget.acquire(head.kind === "score" ? "score" : "click")
+        // Read again: an earlier attempt may have left it in doubt (reconcile first) or settled it.
+        const current = yield* outbox.get(head.id)
+        if (Option.isNone(current) || current.value.state !== "pending") return yield* budget.finished
+        const item = current.value
         const outcome = yield* deliverer.deliver(item).pipe(Effect.ensuring(budget.finished))
         yield* bus.publish({ _tag: "Settled", place: item.place, itemId: item.id, kind: item.kind, outcome })
         yield* record(item, outcome)

@@ -1,6 +1,8 @@
 import { Clock, Effect, Layer, Option } from "effect"
 import type { ScoreEntry } from "../domain/score-entry.ts"
 import { ActiveEvents } from "../events/active-events.ts"
+import { RateBudget } from "./rate-budget.ts"
+import { reconcile } from "./reconcile.ts"
 import { ServiceClient } from "../service/client.ts"
 import type { ClickBody } from "../service/schemas.ts"
 import { retryClass, type ServiceError } from "../service/errors.ts"
@@ -25,15 +27,18 @@ export const serviceDeliverer = (options: DelivererOptions = {}) =>
     const client = yield* ServiceClient
     const outbox = yield* Outbox
     const events = yield* ActiveEvents
+    const budget = yield* RateBudget
     const backlogAfterMs = options.backlogAfterMs ?? 10_000
 
     const deliverScore = Effect.fnUntraced(function*(item: OutboxItem) {
       const entry = item.payload as ScoreEntry
       const now = yield* Clock.currentTimeMillis
       if (item.eventKey !== null && now - item.createdAt > backlogAfterMs) {
+        yield* outbox.markSending(item.id, item.eventKey).pipe(Effect.orDie)
         const answer = yield* client.postEventScore(item.eventKey, entry)
         return Outcome.delivered({ eventKey: item.eventKey, key: answer.key })
       }
+      yield* outbox.markSending(item.id, "place").pipe(Effect.orDie)
       const answer = yield* client.postPlaceScore(item.place, entry)
       if (answer._tag === "Added") {
         yield* events.learn(item.place, answer.eventKey)
@@ -52,6 +57,7 @@ export const serviceDeliverer = (options: DelivererOptions = {}) =>
         yield* events.learn(item.place, null)
         return Outcome.warning(`no event running on ${item.place}: the press made no highlight`)
       }
+      yield* outbox.markSending(item.id, eventKey).pipe(Effect.orDie)
       const answer = yield* client.postClick(eventKey, body)
       const result = { eventKey, momentKey: answer.momentKey }
       const sentAt = yield* Clock.currentTimeMillis
@@ -78,18 +84,41 @@ export const serviceDeliverer = (options: DelivererOptions = {}) =>
       if (click.value.state === "pending") return Outcome.retry("transient", `waiting for click #${clickItemId} to be delivered`)
       const momentKey = (click.value.result as { momentKey?: string } | null)?.momentKey
       if (momentKey === undefined) return Outcome.warning(`nothing to undo: click #${clickItemId} made no highlight`)
-      yield* client.deleteMoment(momentKey)
+      // A retried delete whose first attempt went through finds nothing: the undo is done.
+      yield* client.deleteMoment(momentKey).pipe(Effect.catchTag("NotFound", () => Effect.void))
       return Outcome.delivered({ deletedMomentKey: momentKey, clickItemId })
     })
 
-    const deliver = (item: OutboxItem): Effect.Effect<Outcome> => {
-      const attempt = item.kind === "score"
-        ? deliverScore(item)
-        : item.kind === "undo"
-        ? deliverUndo(item)
-        : deliverClick(item)
-      return attempt.pipe(Effect.catch((error: ServiceError) => Effect.succeed(outcomeOf(error))))
-    }
+    // The event an in-doubt item would be in: where it was sent, else where it was captured, else the live one.
+    const eventOfDoubt = Effect.fnUntraced(function*(item: OutboxItem) {
+      if (item.sentTo !== null && item.sentTo !== "place") return item.sentTo
+      if (item.eventKey !== null) return item.eventKey
+      return (yield* events.current(item.place))?.eventKey ?? null
+    })
+
+    // The slot the scheduler granted pays for the look-up; the resend asks for another one.
+    const reconciled = Effect.fnUntraced(function*(item: OutboxItem) {
+      const found = yield* reconcile(client, item, yield* eventOfDoubt(item))
+      if (Option.isSome(found)) {
+        yield* Effect.logInfo(`${item.kind} #${item.id} for ${item.place} was already received by the service: not resent`)
+        return Option.some(Outcome.delivered(found.value))
+      }
+      yield* budget.finished
+      yield* budget.acquire(item.kind === "score" ? "score" : "click")
+      return Option.none<Outcome>()
+    })
+
+    const send = (item: OutboxItem) =>
+      item.kind === "score" ? deliverScore(item) : item.kind === "undo" ? deliverUndo(item) : deliverClick(item)
+
+    const deliver = (item: OutboxItem): Effect.Effect<Outcome> =>
+      Effect.gen(function*() {
+        if (item.sentAt !== null && item.kind !== "undo") {
+          const already = yield* reconciled(item)
+          if (Option.isSome(already)) return already.value
+        }
+        return yield* send(item)
+      }).pipe(Effect.catch((error: ServiceError) => Effect.succeed(outcomeOf(error))))
 
     return Deliverer.of({
       deliver,
@@ -99,6 +128,9 @@ export const serviceDeliverer = (options: DelivererOptions = {}) =>
 
 const outcomeOf = (error: ServiceError): Outcome => {
   const text = error.message
+  if ((error._tag === "ConnectionFailed" || error._tag === "RequestTimeout") && error.sent) {
+    return Outcome.retry("transient", text, true)
+  }
   switch (retryClass(error)) {
     case "never":
       return Outcome.dead(text)

@@ -51,7 +51,10 @@ export const demoCommand = Command.make(
       const bus = yield* BridgeEvents
       let settled = 0
       yield* bus.stream.pipe(
-        Stream.tap((e) => Console.log(describeEvent(e))),
+        Stream.tap((e) => {
+          const line = describeEvent(e)
+          return line === undefined ? Effect.void : Console.log(line)
+        }),
         Stream.takeUntil((e) => e._tag === "Settled" && ++settled >= expected),
         Stream.runDrain
       )

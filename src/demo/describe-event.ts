@@ -4,7 +4,7 @@ import type { BridgeEvent } from "../status/bridge-events.ts"
 const time = () => new Date().toISOString().slice(11, 23)
 
 /** One human line per bridge event, for the demo's output. */
-export const describeEvent = (e: BridgeEvent): string => {
+export const describeEvent = (e: BridgeEvent): string | undefined => {
   switch (e._tag) {
     case "Link":
       return `${time()} ${e.place}  link      ${e.state._tag} ${e.state.target}`
@@ -14,8 +14,13 @@ export const describeEvent = (e: BridgeEvent): string => {
       const sets = r.sets ? ` games ${r.sets.map(([h, a]) => `${h}-${a}`).join(" ")}` : ""
       return `${time()} ${e.place}  reading   ${points}${sets}${r.clock ? `  (clock ${r.clock})` : ""}`
     }
+    case "Activity":
+      return `${time()} ${e.place}  bytes     ${e.bytes} received, ${e.stats.frames} frames, ${e.stats.badFrames} bad`
     case "Entry":
       return `${time()} ${e.place}  entry #${e.itemId} stored   ${JSON.stringify(e.entry)}`
+    case "Activity":
+      // Byte counts for the status page; the readings they make are shown instead.
+      return undefined
     case "ButtonLink":
       return `${time()} ${e.source}  buttons   ${e.state._tag} ${e.state.target}`
     case "Press":

@@ -37,7 +37,9 @@ describe("Outbox.append / get", () => {
         state: "pending",
         lastError: null,
         result: null,
-        settledAt: null
+        settledAt: null,
+        sentAt: null,
+        sentTo: null
       })
       assert.deepStrictEqual(yield* outbox.get(first.id), Option.some(first))
       assert.deepStrictEqual(yield* outbox.get(second.id + 1000), Option.none())
@@ -240,4 +242,23 @@ describe("Outbox lifetime", () => {
       const reread = yield* withOutbox(stateDirectory, (outbox) => outbox.get(written.id))
       assert.deepStrictEqual(reread, Option.some(written))
     }))
+})
+
+describe("attempts in doubt", () => {
+  it.effect("markSending leaves the item in doubt; a definite failure clears it, an unknown outcome keeps it", () =>
+    Effect.gen(function*() {
+      const outbox = yield* Outbox
+      const item = yield* appendOf("court-1", "score", 1)
+      yield* outbox.markSending(item.id, "ev-1")
+      const sent = Option.getOrThrow(yield* outbox.get(item.id))
+      assert.strictEqual(sent.sentTo, "ev-1")
+      assert.isNumber(sent.sentAt)
+      yield* outbox.reschedule(item.id, "reset after the request was written", 0, true)
+      assert.strictEqual(Option.getOrThrow(yield* outbox.get(item.id)).sentTo, "ev-1")
+      yield* outbox.reschedule(item.id, "503 Service Unavailable", 0, false)
+      const cleared = Option.getOrThrow(yield* outbox.get(item.id))
+      assert.strictEqual(cleared.sentAt, null)
+      assert.strictEqual(cleared.sentTo, null)
+      assert.strictEqual(cleared.attempts, 2)
+    }).pipe(Effect.provide(fresh())))
 })

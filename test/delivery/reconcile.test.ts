@@ -1,0 +1,76 @@
+import { Effect, Option } from "effect"
+import { afterEach, describe, expect, it } from "vitest"
+import { Outbox } from "../../src/delivery/outbox.ts"
+import { genericEntry, startDelivery, waitFor } from "./delivery-harness.ts"
+
+let delivery: Awaited<ReturnType<typeof startDelivery>> | undefined
+afterEach(async () => {
+  await delivery?.close()
+  delivery = undefined
+})
+
+describe("unknown outcomes are reconciled, not blindly resent", () => {
+  it("a score applied by the service whose answer was lost is found in the event and not sent twice", async () => {
+    const d = (delivery = await startDelivery(10))
+    const { eventKey } = await d.control.startEvent("court-1")
+    const base = Date.now()
+    await d.append({ place: "court-1", kind: "score", payload: genericEntry(0, base), createdAt: base })
+    await waitFor(async () => (await d.control.requests()).some((r) => r.status === 200), 5_000, "the first entry")
+
+    await d.control.injectFault({ kind: "reset-after-apply", count: 1, pathPrefix: "/public/places/court-1/score" })
+    await d.append({ place: "court-1", kind: "score", payload: genericEntry(1, base), createdAt: base + 1 })
+    await d.append({ place: "court-1", kind: "score", payload: genericEntry(2, base), createdAt: base + 2 })
+    await waitFor(async () => {
+      const event = (await d.control.state()).events.find((e) => e.key === eventKey)!
+      return event.scoreStream.length >= 3
+    }, 15_000, "three entries in the event")
+    // Let any (wrong) resend land before counting.
+    await new Promise((r) => setTimeout(r, 500))
+    const event = (await d.control.state()).events.find((e) => e.key === eventKey)!
+    expect(event.scoreStream.map((s) => s["left"])).toEqual([0, 1, 2])
+    const requests = await d.control.requests()
+    // The look-up that settled it: the event read back after the reset.
+    expect(requests.some((r) => r.method === "GET" && r.path === `/public/events/${eventKey}`)).toBe(true)
+  }, 30_000)
+
+  it("a click applied by the service whose answer was lost is found by its click id: one moment, not two", async () => {
+    const d = (delivery = await startDelivery(10))
+    const { eventKey } = await d.control.startEvent("court-1")
+    await d.control.injectFault({ kind: "reset-after-apply", count: 1, pathPrefix: `/public/events/${eventKey}/clicks` })
+    const pressedAt = Date.now()
+    const click = await d.append({
+      place: "court-1",
+      kind: "click",
+      eventKey,
+      payload: { timeStamp: pressedAt, metadata: { clickId: "press-42" } },
+      createdAt: pressedAt
+    })
+    await waitFor(async () => {
+      const state = await d.run(outboxState(click.id))
+      return state === "delivered"
+    }, 15_000, "the click settled")
+    const event = (await d.control.state()).events.find((e) => e.key === eventKey)!
+    expect(event.moments).toHaveLength(1)
+    expect(event.moments[0]!.metadata).toMatchObject({ clickId: "press-42" })
+    const posts = (await d.control.requests()).filter((r) => r.path.endsWith("/clicks"))
+    expect(posts).toHaveLength(1)
+  }, 30_000)
+
+  it("a request that never reached the service (connection reset before apply) is sent again", async () => {
+    const d = (delivery = await startDelivery(10))
+    const { eventKey } = await d.control.startEvent("court-1")
+    await d.control.injectFault({ kind: "reset", count: 1, pathPrefix: `/public/events/${eventKey}/clicks` })
+    const pressedAt = Date.now()
+    const click = await d.append({ place: "court-1", kind: "click", eventKey, payload: { timeStamp: pressedAt, metadata: { clickId: "press-43" } }, createdAt: pressedAt })
+    await waitFor(async () => (await d.run(outboxState(click.id))) === "delivered", 15_000, "the click settled")
+    const event = (await d.control.state()).events.find((e) => e.key === eventKey)!
+    expect(event.moments).toHaveLength(1)
+    expect((await d.control.requests()).filter((r) => r.path.endsWith("/clicks"))).toHaveLength(2)
+  }, 30_000)
+})
+
+const outboxState = (id: number) =>
+  Effect.gen(function*() {
+    const item = yield* (yield* Outbox).get(id)
+    return Option.isSome(item) ? item.value.state : "missing"
+  })
