@@ -1,5 +1,6 @@
 import { Layer, type Redacted } from "effect"
 import type { Config } from "../config/schema.ts"
+import { clockSkewLayer } from "../delivery/clock-skew.ts"
 import { retentionLayer } from "../delivery/retention.ts"
 import { eventRefreshLayer } from "../events/event-refresh.ts"
 import { buttonsLayer } from "./buttons-layer.ts"
@@ -21,7 +22,8 @@ export const daemonLayer = (config: Config, token: Redacted.Redacted<string>, op
     placesLayer(config, options.override),
     buttonsLayer(config),
     eventRefreshLayer(placesWithButtons, options.eventRefreshMs),
-    retentionLayer(config.retention.deliveredHours)
+    retentionLayer(config.retention.deliveredHours),
+    clockSkewLayer()
   ).pipe(
     Layer.provideMerge(deliveryLayer({
       baseUrl: config.service.baseUrl,

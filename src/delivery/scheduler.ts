@@ -9,6 +9,8 @@ import { transientRetry, unauthorizedProbe } from "./retry-schedule.ts"
 export interface SchedulerSnapshot {
   /** Items being delivered now, per place. */
   readonly inFlight: Readonly<Record<string, number>>
+  /** When the dispatch loop last went round (ms); it does at least every 5 s, so an old value means it is stuck. */
+  readonly lastLoopAt: number
 }
 
 class Retryable extends Schema.TaggedError<Retryable>()("Retryable", {
@@ -36,6 +38,7 @@ export class Scheduler extends Context.Service<Scheduler, {
     const inFlight = new Map<number, OutboxItem>()
     const busyScoreLanes = new Set<string>()
     let probing = false
+    let lastLoopAt = yield* Clock.currentTimeMillis
     const wake = Queue.offer(bell, undefined).pipe(Effect.asVoid)
 
     const probeUntilAccepted = Effect.gen(function*() {
@@ -132,6 +135,7 @@ export class Scheduler extends Context.Service<Scheduler, {
 
     yield* Effect.forkScoped(Effect.gen(function*() {
       while (true) {
+        lastLoopAt = yield* Clock.currentTimeMillis
         yield* dispatch.pipe(Effect.catch((e) => Effect.logError(`cannot read the outbox: ${String(e)}`)))
         // The bell rings on every append and every settled item; the timeout is a safety net.
         yield* Queue.take(bell).pipe(Effect.timeoutOption("5 seconds"))
@@ -143,7 +147,7 @@ export class Scheduler extends Context.Service<Scheduler, {
       snapshot: Effect.sync(() => {
         const perPlace: Record<string, number> = {}
         for (const item of inFlight.values()) perPlace[item.place] = (perPlace[item.place] ?? 0) + 1
-        return { inFlight: perPlace }
+        return { inFlight: perPlace, lastLoopAt }
       })
     })
   }))

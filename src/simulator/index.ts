@@ -21,6 +21,8 @@ export interface SimulatorOptions {
   readonly seed?: SimulatorSeed
   /** Clips appear on a moment this long after the click. */
   readonly clipDelayMs?: number
+  /** Added to the time in every `Date` header: a service whose clock is off, for skew tests. */
+  readonly clockOffsetMs?: number
 }
 
 export interface RunningSimulator {
@@ -44,7 +46,9 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
       timers.add(timer)
     }
   }
+  const clockOffsetMs = options.clockOffsetMs ?? 0
   const server = createServer((req, res) => {
+    if (clockOffsetMs !== 0) res.setHeader("date", new Date(Date.now() + clockOffsetMs).toUTCString())
     serve(parts, req, res).catch((error: unknown) => {
       // A simulator bug must be visible to the test that hit it, not swallowed as a hang.
       console.error("simulator: unexpected error", error)
