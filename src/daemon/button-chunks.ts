@@ -12,6 +12,8 @@ export interface ButtonInput {
   readonly receivedAt: number
   readonly topic?: string
   readonly retained?: boolean
+  /** MQTT: acknowledge to the broker once the presses are stored (see MqttMessage.ack). */
+  readonly ack?: () => void
 }
 
 /** The raw input of a button source, over the link its type uses. */
@@ -20,7 +22,9 @@ export const buttonInputs = (button: Button, onState: (state: LinkState) => void
     const topics = button.mqtt.topics
     return Stream.unwrap(Effect.gen(function*() {
       const mqtt = yield* MqttConnection
-      return mqtt.subscribe(topics).pipe(Stream.map((m) => ({ bytes: m.payload, receivedAt: m.receivedAt, topic: m.topic, retained: m.retained })))
+      return mqtt.subscribe(topics, { manualAck: true }).pipe(
+        Stream.map((m) => ({ bytes: m.payload, receivedAt: m.receivedAt, topic: m.topic, retained: m.retained, ack: m.ack }))
+      )
     }))
   }
   if (button.serial !== undefined) {

@@ -1,4 +1,4 @@
-import { Effect, Layer, Queue, Schema, Stream } from "effect"
+import { Effect, Layer, Queue, Schedule, Schema, Stream } from "effect"
 import type { ButtonDecoder } from "../../adapters/button-source.ts"
 import { buttonSources } from "../../adapters/button-registry.ts"
 import { overlayForClick } from "../clicks/overlay-for-click.ts"
@@ -66,13 +66,21 @@ export const buttonsLayer = (config: Config) =>
     const mqtt = yield* MqttConnection
     const routes = routesOf(config)
 
-    const onPress = Effect.fnUntraced(function*(press: ButtonEvent) {
+    const onPress = Effect.fnUntraced(function*(press: ButtonEvent, redeliverable = false) {
       const matching = (routes.get(press.source) ?? []).filter((r) =>
         r.gesture === press.gesture && (r.button === undefined || r.button === press.button)
       )
       if (matching.length === 0) return yield* Effect.logDebug(`${press.gesture} on ${press.source}/${press.button}: no action configured`)
       for (const route of matching) {
-        const result = yield* handlePress(route.settings, press, route.action)
+        // A press the broker would redeliver is retried until stored, then acknowledged.
+        const result = redeliverable
+          ? yield* handlePress(route.settings, press, route.action).pipe(
+            Effect.filterOrFail((r) => r._tag !== "NotStored"),
+            Effect.tapError(() => Effect.logError(`${route.settings.place}: press not stored yet, not acknowledged to the broker; retrying`)),
+            Effect.retry(Schedule.spaced("1 second")),
+            Effect.orDie
+          )
+          : yield* handlePress(route.settings, press, route.action)
         const feedback = pressFeedback(route.settings.place, press, result)
         yield* feedback.level === "info" ? Effect.logInfo(feedback.text) : feedback.level === "warn" ? Effect.logWarning(feedback.text) : Effect.logError(feedback.text)
         yield* bus.publish({ _tag: "Press", place: route.settings.place, press, result })
@@ -107,7 +115,8 @@ export const buttonsLayer = (config: Config) =>
       yield* Stream.runForEach(buttonInputs(button, onState), (input) =>
         Effect.gen(function*() {
           const presses = decoder.push(input.bytes, input.receivedAt, { topic: input.topic, retained: input.retained })
-          for (const press of presses) yield* onPress(press)
+          for (const press of presses) yield* onPress(press, input.ack !== undefined)
+          input.ack?.()
           yield* Queue.offer(timerBell, undefined)
         }))
     })

@@ -1,4 +1,4 @@
-import { Effect, Option, Stream } from "effect"
+import { Effect, Option, Schedule, Stream } from "effect"
 import type { Decoder } from "../../adapters/decoder.ts"
 import type { ReceivedChunk } from "../domain/received.ts"
 import type { ScoreEntry } from "../domain/score-entry.ts"
@@ -36,17 +36,39 @@ export const runScoreboard = <R>(
     yield* scheduler.wake
   })
 
+  // For the status page: bytes that arrive but never decode must be told apart from silence.
+  let bytesReceived = 0
+  let lastActivityAt = -Infinity
+  const reportActivity = (receivedAt: number) => {
+    if (receivedAt - lastActivityAt < 1_000) return Effect.void
+    lastActivityAt = receivedAt
+    return bus.publish({ _tag: "Activity", place, receivedAt, bytes: bytesReceived, stats: { ...decoder.stats } })
+  }
+
+  // A redeliverable input (MQTT) is acknowledged only once its entries are stored, retrying
+  // while the state directory cannot be written; a serial line cannot be asked again, so its
+  // change stays pending in memory and the next reading with that score tries again.
+  const storeFor = (chunk: ReceivedChunk) => (entry: ScoreEntry) =>
+    chunk.ack === undefined
+      ? store(entry).pipe(
+        Effect.catch((e) => Effect.logError(`${place}: score change NOT stored, will retry on the next frame: ${String(e)}`))
+      )
+      : store(entry).pipe(
+        Effect.tapError((e) => Effect.logError(`${place}: score change NOT stored, not acknowledged to the broker, retrying: ${String(e)}`)),
+        Effect.retry(Schedule.spaced("1 second"))
+      )
+
   yield* Stream.runForEach(chunks, (chunk) =>
     Effect.gen(function*() {
+      const storeEntry = storeFor(chunk)
+      bytesReceived += chunk.bytes.length
+      yield* reportActivity(chunk.receivedAt)
       for (const reading of decoder.push(chunk.bytes, chunk.receivedAt)) {
         yield* bus.publish({ _tag: "Reading", place, reading, stats: decoder.stats })
         const entry = scoreEntryFor(sport, reading)
         if (entry === undefined || !change.isChange(entry)) continue
-        // A failed write is not acknowledged: the change stays pending in memory
-        // and the next reading with that score tries again.
-        yield* store(entry).pipe(
-          Effect.catch((e) => Effect.logError(`${place}: score change NOT stored, will retry on the next frame: ${String(e)}`))
-        )
+        yield* storeEntry(entry)
       }
+      chunk.ack?.()
     }))
 })

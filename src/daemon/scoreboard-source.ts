@@ -25,6 +25,8 @@ export const scoreboardChunks = (
   const topics = scoreboard.mqtt?.topics ?? []
   return Stream.unwrap(Effect.gen(function*() {
     const mqtt = yield* MqttConnection
-    return mqtt.subscribe(topics).pipe(Stream.map((message) => ({ bytes: message.payload, receivedAt: message.receivedAt })))
+    return mqtt.subscribe(topics, { manualAck: true }).pipe(
+      Stream.map((message) => ({ bytes: message.payload, receivedAt: message.receivedAt, ack: message.ack }))
+    )
   }))
 }

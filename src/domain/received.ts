@@ -2,6 +2,11 @@
 export interface ReceivedChunk {
   readonly bytes: Uint8Array
   readonly receivedAt: number
+  /**
+   * For inputs that can be redelivered (MQTT QoS 1): call once what the chunk
+   * produced is durably stored; until then the sender still holds it.
+   */
+  readonly ack?: () => void
 }
 
 /** A source link's state, shown on the status page and in logs. */

@@ -10,6 +10,16 @@ export interface MqttMessage {
   readonly receivedAt: number
   /** Set for a retained message replayed on subscribe: old state, not a fresh event. */
   readonly retained: boolean
+  /**
+   * With `manualAck`, the broker's QoS 1 acknowledgement waits for this call: make it once the
+   * message is durably handled, so a crash before that gets it redelivered. Idempotent.
+   */
+  readonly ack: () => void
+}
+
+export interface SubscribeOptions {
+  /** Hold the PUBACK until the consumer calls `ack` (default: acknowledged on receipt). */
+  readonly manualAck?: boolean
 }
 
 export interface MqttConnectionOptions {
@@ -58,7 +68,7 @@ export class MqttConnection extends Context.Service<MqttConnection, {
    * stream asked for them (a resumed session delivers its queue right after connecting) are
    * kept, up to a bound, and handed to the first stream that subscribes to their topic.
    */
-  subscribe(topics: ReadonlyArray<string>): Stream.Stream<MqttMessage>
+  subscribe(topics: ReadonlyArray<string>, options?: SubscribeOptions): Stream.Stream<MqttMessage>
   /**
    * Completes once the broker acknowledged (QoS 1) or the packet was written (QoS 0). While
    * disconnected the message is queued and this waits for the reconnect: add a timeout where
@@ -89,6 +99,9 @@ interface Route {
   readonly filters: ReadonlyArray<string>
   readonly deliver: (message: MqttMessage) => void
 }
+
+/** How long a message no stream claims may hold up the client before it is acknowledged and dropped. */
+const unclaimedAckMs = 5_000
 
 const make = Effect.fnUntraced(function*(options: MqttConnectionOptions) {
   const broker = describeBroker(options.url)
@@ -128,19 +141,44 @@ const make = Effect.fnUntraced(function*(options: MqttConnectionOptions) {
     })
   }
 
-  client.on("message", (topic, payload, packet) => {
-    const message: MqttMessage = { receivedAt: Date.now(), topic, payload, retained: packet.retain }
+  // mqtt.js sends the PUBACK of a QoS 1 message only when this callback runs, and handles the next
+  // incoming packet after it: acknowledging after the message is stored is what makes "nothing lost".
+  client.handleMessage = (packet, callback) => {
+    let acked = false
+    const ack = () => {
+      if (acked) return
+      acked = true
+      callback()
+    }
+    const message: MqttMessage = {
+      receivedAt: Date.now(),
+      topic: packet.topic,
+      payload: packet.payload as Uint8Array,
+      retained: packet.retain,
+      ack
+    }
     let claimed = false
     for (const route of routes) {
-      if (route.filters.some((filter) => topicMatches(filter, topic))) {
+      if (route.filters.some((filter) => topicMatches(filter, message.topic))) {
         route.deliver(message)
         claimed = true
       }
     }
     if (claimed) return
     unclaimed.push(message)
-    if (unclaimed.length > maxUnclaimed) report({ _tag: "unclaimedDropped", topic: unclaimed.shift()!.topic })
-  })
+    // A subscription left over from an older config must not stall the client forever.
+    setTimeout(() => {
+      if (!unclaimed.includes(message)) return
+      removeWhere(unclaimed, (m) => m === message)
+      report({ _tag: "unclaimedDropped", topic: message.topic })
+      ack()
+    }, unclaimedAckMs).unref()
+    if (unclaimed.length > maxUnclaimed) {
+      const dropped = unclaimed.shift()!
+      report({ _tag: "unclaimedDropped", topic: dropped.topic })
+      dropped.ack()
+    }
+  }
   client.on("connect", (connack) => {
     // Without a session the broker forgot our subscriptions: all of them must be sent again.
     if (!connack.sessionPresent) granted.clear()
@@ -161,11 +199,18 @@ const make = Effect.fnUntraced(function*(options: MqttConnectionOptions) {
     )
   )
 
-  const subscribe = (topics: ReadonlyArray<string>): Stream.Stream<MqttMessage> =>
+  const subscribe = (topics: ReadonlyArray<string>, subscribeOptions?: SubscribeOptions): Stream.Stream<MqttMessage> =>
     Stream.callback<MqttMessage>((queue) =>
       Effect.acquireRelease(
         Effect.sync(() => {
-          const route: Route = { filters: [...topics], deliver: (message) => Queue.offerUnsafe(queue, message) }
+          const manual = subscribeOptions?.manualAck ?? false
+          const route: Route = {
+            filters: [...topics],
+            deliver: (message) => {
+              Queue.offerUnsafe(queue, message)
+              if (!manual) message.ack()
+            }
+          }
           const matches = (message: MqttMessage) => route.filters.some((filter) => topicMatches(filter, message.topic))
           for (const message of unclaimed.filter(matches)) route.deliver(message)
           removeWhere(unclaimed, matches)

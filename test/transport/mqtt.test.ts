@@ -223,3 +223,46 @@ describe("MqttConnection with a real mosquitto", () => {
     expect(everything).not.toContain("secret")
   })
 })
+
+describe("acknowledging only what is stored (manualAck)", () => {
+  it("a QoS 1 message not yet acknowledged when the daemon dies is delivered again to its next run", async () => {
+    const clientId = `daemon-ack-${process.pid}`
+    const topic = "venue/ack/button"
+    const first = await startDaemon({ clientId })
+    await first.connected()
+    const held: Array<MqttMessage> = []
+    first.runtime.runFork(MqttConnection.use((mqtt) =>
+      Stream.runForEach(mqtt.subscribe([topic], { manualAck: true }), (m) => Effect.sync(() => held.push(m)))
+    ))
+    const peer = await startPeer()
+    try {
+      // The subscription is in place once a message arrives; acknowledge that one.
+      await eventually("the subscription", async () => {
+        await peer.publishAsync(topic, "probe", { qos: 1 })
+        await new Promise((r) => setTimeout(r, 50))
+        const probe = held.find((m) => text(m) === "probe")
+        probe?.ack()
+        return probe
+      })
+      await new Promise((r) => setTimeout(r, 200))
+      for (const m of held) m.ack()
+      await peer.publishAsync(topic, "press-1", { qos: 1 })
+      await eventually("press-1 at the first daemon", async () => (held.some((m) => text(m) === "press-1") ? true : undefined))
+      // Dies without acknowledging press-1 (never stored).
+      await first.runtime.dispose()
+
+      const second = await startDaemon({ clientId })
+      const again: Array<MqttMessage> = []
+      second.runtime.runFork(MqttConnection.use((mqtt) =>
+        Stream.runForEach(mqtt.subscribe([topic], { manualAck: true }), (m) => Effect.sync(() => {
+          again.push(m)
+          m.ack()
+        }))
+      ))
+      await eventually("press-1 redelivered", async () => (again.some((m) => text(m) === "press-1") ? true : undefined), { timeoutMs: 8_000 })
+      await second.runtime.dispose()
+    } finally {
+      await peer.endAsync(true)
+    }
+  }, 20_000)
+})
