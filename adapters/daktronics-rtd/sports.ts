@@ -1,3 +1,4 @@
+import { apiSports } from "../shared/api-sports.ts"
 import type { Reading } from "../../src/domain/reading.ts"
 import type { FieldReader } from "./fields.ts"
 import { common, tennis, volleyball, type Field } from "./layout.ts"
@@ -13,12 +14,7 @@ export interface SportLayout {
 }
 
 /** Every API sport code: the console's common fields apply to all of them. */
-export const sportCodes = [
-  "ballhockey", "baseball", "basketball", "beachvolleyball", "billiard", "bowling", "cheer", "cricket",
-  "dekhockey", "football", "frontenis", "futsal", "golf", "handball", "hockey", "lacrosse", "other", "padel",
-  "pickleball", "pongbeyond", "rollerderby", "rugby", "soccer", "softball", "swimming", "tennis", "unihockey",
-  "volleyball", "waterpolo", "wrestling"
-] as const
+export const sportCodes = apiSports
 
 /**
  * Per-set pairs up to the last set that shows anything or the current one.
