@@ -16,8 +16,12 @@ export interface PlaceClickSettings {
   readonly place: string
   readonly window: ClickWindow | undefined
   readonly undoWithinMs: number
-  /** The team's overlay with live values filled in, if the team has one. */
-  readonly overlayFor: (team: Team, score: ScoreEntry | undefined, event: KnownEvent | undefined) => Overlay | undefined
+  /** The team's overlay with live values filled in, if the team has one, or why it breaks the overlay rules. */
+  readonly overlayFor: (
+    team: Team,
+    score: ScoreEntry | undefined,
+    event: KnownEvent | undefined
+  ) => { readonly overlay?: Overlay; readonly problems?: ReadonlyArray<string> }
 }
 
 /** What became of a press, for the operator's feedback. */
@@ -70,7 +74,12 @@ export const handlePress = Effect.fnUntraced(function*(settings: PlaceClickSetti
   const lastScore = yield* outbox.lastOf(place, "score")
   const score = Option.match(lastScore, { onNone: () => undefined, onSome: (item) => item.payload as ScoreEntry })
   const clickId = clickIdOf(place, press)
-  const body = clickBody({ press, clickId, team: action.team, window: settings.window, score, overlay: settings.overlayFor(action.team, score, known) })
+  const { overlay, problems } = settings.overlayFor(action.team, score, known)
+  if (problems !== undefined) {
+    // A highlight without its overlay beats none: the service would refuse the whole click.
+    yield* Effect.logError(`${place}: ${action.team} overlay left out of the click: ${problems.join("; ")}`)
+  }
+  const body = clickBody({ press, clickId, team: action.team, window: settings.window, score, overlay })
   const item = yield* outbox.append({
     place,
     kind: "click",

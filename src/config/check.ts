@@ -4,6 +4,7 @@ import type { ProtocolCatalog } from "./protocol-options.ts"
 import type { Action, Button, Config, Place } from "./schema.ts"
 import { describeSecretRef, type SecretRef } from "./secret-ref.ts"
 import { resolveSecret } from "./secrets.ts"
+import { templateFileProblems } from "./template-files.ts"
 
 export type CheckResult =
   | { readonly ok: true; readonly summary: string }
@@ -85,7 +86,7 @@ export const checkConfig = Effect.fn("checkConfig")(function*(
   protocols?: ProtocolCatalog
 ): Effect.fn.Return<CheckResult, ConfigError> {
   const loaded = yield* readConfig(path, protocols)
-  const problems = yield* secretProblems(loaded)
+  const problems = [...(yield* secretProblems(loaded)), ...(yield* templateFileProblems(loaded))]
   if (problems.length > 0) return yield* new ConfigError({ file: path, problems })
   return { ok: true, summary: summarize(path, loaded.config) }
 }, Effect.catchTag("ConfigError", (error) => Effect.succeed<CheckResult>({ ok: false, report: error.message })))

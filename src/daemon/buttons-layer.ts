@@ -2,6 +2,7 @@ import { Effect, Layer, Queue, Schedule, Schema, Stream } from "effect"
 import type { ButtonDecoder } from "../../adapters/button-source.ts"
 import { buttonSources } from "../../adapters/button-registry.ts"
 import { overlayForClick } from "../clicks/overlay-for-click.ts"
+import { checkOverlay } from "../clicks/overlay-rules.ts"
 import { liveFieldsFor } from "../clicks/live-values.ts"
 import { pressFeedback } from "../clicks/press-feedback.ts"
 import { handlePress, type PlaceClickSettings, type PressAction } from "../clicks/press-handler.ts"
@@ -28,8 +29,11 @@ const settingsOf = (place: Place): PlaceClickSettings => {
       : { beforeSeconds: clicks.beforeSeconds, afterSeconds: clicks.afterSeconds },
     undoWithinMs: (clicks?.undoWithinSeconds ?? 120) * 1000,
     overlayFor: (team, score, event) => {
-      const overlay = team === "none" ? undefined : place.teams?.[team]?.overlay
-      return overlay === undefined ? undefined : overlayForClick(overlay, liveFieldsFor(score, event, team))
+      const configured = team === "none" ? undefined : place.teams?.[team]?.overlay
+      if (configured === undefined) return {}
+      const overlay = overlayForClick(configured, liveFieldsFor(score, event, team))
+      const problems = checkOverlay(overlay)
+      return problems.length === 0 ? { overlay } : { problems }
     }
   }
 }

@@ -109,3 +109,32 @@ describe("scorebridge outbox", () => {
     expect(result.stdout).toContain("rejected (400): left: expected an integer")
   })
 })
+
+describe("scorebridge check on a team overlay's template", () => {
+  it("reads the local templateFile and names each broken template rule", () => {
+    const dir = mkdtempSync(join(tmpdir(), "scorebridge-template-"))
+    const template = join(dir, "scorebug.html")
+    writeFileSync(template, `<html><head><meta name="size" renderWidth="400"></head><body><script>x()</script>[team] [score]</body></html>`)
+    const config = join(dir, "config.yaml")
+    writeFileSync(config, [
+      "service: { baseUrl: http://127.0.0.1:9, token: { env: SOME_TOKEN } }",
+      "places:",
+      "  - key: court-1",
+      "    sport: basketball",
+      "    teams:",
+      "      away:",
+      "        overlay:",
+      "          templateSource: https://cdn.example.com/scorebug.html",
+      `          templateFile: ${template}`,
+      "          values: { team: \"{{awayTeam}}\" }",
+      "          widthPercentOfWidth: 25"
+    ].join("\n"))
+    const result = spawnSync(cli, ["check", "--config", config], { encoding: "utf8", env: { ...process.env, SOME_TOKEN: "t0k3n-value" } })
+    expect(result.status).toBe(78)
+    expect(result.stderr).toContain("places[0].teams.away.overlay.templateFile")
+    expect(result.stderr).toMatch(/renderHeight/)
+    expect(result.stderr).toMatch(/script/i)
+    expect(result.stderr).toContain("score")
+    expect(result.stderr).not.toContain("t0k3n-value")
+  })
+})
