@@ -35,9 +35,14 @@ describe("example configs", () => {
     ])
   })
 
+  // Installed, the example template sits in /etc/scorebridge/ (systemd/install.sh copies it there).
+  const installed = mkdtempSync(join(tmpdir(), "scorebridge-examples-"))
+  afterAll(() => rmSync(installed, { recursive: true, force: true }))
+
   it.effect.each(examples)("%s passes check", (name) =>
     Effect.gen(function*() {
-      const file = join(configDir, name)
+      const file = join(installed, name)
+      writeFileSync(file, readFileSync(join(configDir, name), "utf8").replaceAll("/etc/scorebridge/scorebug.html", join(configDir, "scorebug.html")))
       const result = yield* checkConfig(file)
       assert.isTrue(result.ok, result.ok ? "" : result.report)
       assert.include(result.ok ? result.summary : "", `${file} is valid.`)
