@@ -1,0 +1,147 @@
+#!/usr/bin/env bash
+# Installs scorebridge as a systemd service on a venue mini-PC, or removes it.
+#
+#   sudo systemd/install.sh [--token-file FILE] [--example FILE]   install or upgrade, enable, (re)start
+#   sudo systemd/install.sh --uninstall [--purge]                   remove; --purge also config and outbox
+#
+# The token is read from --token-file, else from stdin (a pipe, or typed without echo at a
+# terminal when none is stored yet). It is never a command-line argument: those show in `ps`.
+#
+#   --root DIR   prefix every path with DIR and call no systemctl: for tests and image builds
+#   --skip-npm   do not run `npm ci --omit=dev` (the pinned Node 24 comes with it)
+#   --dry-run    print each action instead of doing it
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+repo=$(dirname "$here")
+
+root=""
+dry_run=""
+skip_npm=""
+uninstall=""
+purge=""
+token_file=""
+example="$repo/config/daktronics-basketball-usb.yaml"
+
+usage() { sed -n '2,13s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"; }
+die() { echo "install.sh: $*" >&2; exit 1; }
+
+while (($# > 0)); do
+  case "$1" in
+    --root) root=${2:?--root needs a directory}; shift ;;
+    --dry-run) dry_run=1 ;;
+    --skip-npm) skip_npm=1 ;;
+    --uninstall) uninstall=1 ;;
+    --purge) purge=1 ;;
+    --token-file) token_file=${2:?--token-file needs a file}; shift ;;
+    --example) example=${2:?--example needs a config file}; shift ;;
+    -h|--help) usage; exit 0 ;;
+    *) usage >&2; die "unknown option: $1" ;;
+  esac
+  shift
+done
+[[ -n "$purge" && -z "$uninstall" ]] && die "--purge only goes with --uninstall"
+[[ -n "$root" ]] && root=$(cd "$root" && pwd)
+if [[ -z "$root" && -z "$dry_run" && $EUID -ne 0 ]]; then die "run as root (or with --root DIR / --dry-run)"; fi
+
+opt="$root/opt/scorebridge"
+etc="$root/etc/scorebridge"
+credentials="$etc/credentials"
+token_path="$credentials/token"
+unit="$root/etc/systemd/system/scorebridge.service"
+# DynamicUser keeps the state under /var/lib/private, with /var/lib/scorebridge a link to it.
+state_dirs=("$root/var/lib/scorebridge" "$root/var/lib/private/scorebridge")
+
+# Every change goes through here, so --dry-run shows exactly what a real run does.
+run() {
+  echo "+ $*"
+  [[ -n "$dry_run" ]] || "$@"
+}
+
+systemctl_() {
+  if [[ -n "$root" ]]; then echo "(--root: skipped) systemctl $*"; else run systemctl "$@"; fi
+}
+
+if [[ -n "$uninstall" ]]; then
+  if [[ -z "$root" ]]; then systemctl_ disable --now scorebridge.service || true; fi
+  run rm -f "$unit"
+  systemctl_ daemon-reload
+  run rm -rf "$opt"
+  if [[ -n "$purge" ]]; then
+    run rm -rf "$etc" "${state_dirs[@]}"
+  else
+    echo "kept: $etc (config, token) and ${state_dirs[0]} (outbox); --purge removes them"
+  fi
+  exit 0
+fi
+
+# --- the token: read before changing anything, so a missing token leaves the machine as it was ---
+token=""
+if [[ -n "$token_file" ]]; then
+  token=$(<"$token_file")
+elif [[ ! -t 0 ]]; then
+  token=$(cat)
+elif [[ ! -f "$token_path" ]]; then
+  read -r -s -p "Event Highlights Service API token (not shown): " token
+  echo
+fi
+# Same rule as the daemon: trimmed, one printable word (it goes into an HTTP header as is).
+token="${token#"${token%%[![:space:]]*}"}"
+token="${token%"${token##*[![:space:]]}"}"
+if [[ -n "$token" && "$token" =~ [^[:graph:]] ]]; then die "the token contains spaces or control characters; give only the token"; fi
+if [[ -z "$token" && ! -f "$token_path" ]]; then die "no token given and none stored: use --token-file FILE or pipe it on stdin"; fi
+
+# --- program files: world-readable, root-owned; the service's dynamic user only reads them ---
+umask 022
+run install -d -m 0755 "$opt"
+for item in bin src adapters config systemd package.json package-lock.json README.md; do
+  run rm -rf "${opt:?}/$item"
+  run cp -R "$repo/$item" "$opt/$item"
+done
+if [[ -z "$skip_npm" ]]; then
+  run npm --prefix "$opt" ci --omit=dev --no-audit --no-fund
+fi
+
+# --- config: written once from the example, never overwritten (it is the venue's) ---
+run install -d -m 0755 "$etc"
+config_created=""
+if [[ -f "$etc/config.yaml" ]]; then
+  echo "kept: $etc/config.yaml"
+else
+  run install -m 0644 "$example" "$etc/config.yaml"
+  config_created=1
+fi
+# The example score-bug template that two-courts.yaml points its templateFile at.
+if [[ ! -f "$etc/scorebug.html" ]]; then
+  run install -m 0644 "$repo/config/scorebug.html" "$etc/scorebug.html"
+fi
+
+# --- token: root-only; systemd hands it to the service through LoadCredential= ---
+umask 077
+run install -d -m 0700 "$credentials"
+if [[ -n "$token" ]]; then
+  echo "+ write the token to $token_path (mode 0600)"
+  if [[ -z "$dry_run" ]]; then
+    printf '%s\n' "$token" >"$token_path.new"
+    chmod 0600 "$token_path.new"
+    mv -f "$token_path.new" "$token_path"
+  fi
+else
+  echo "kept: $token_path"
+fi
+token=""
+umask 022
+
+# --- the unit ---
+run install -d -m 0755 "$(dirname "$unit")"
+run install -m 0644 "$here/scorebridge.service" "$unit"
+systemctl_ daemon-reload
+systemctl_ enable scorebridge.service
+# restart, not start: an upgrade must run the new files.
+systemctl_ restart scorebridge.service
+
+if [[ -n "$config_created" ]]; then
+  echo "NOTE: $etc/config.yaml is the example; edit it for this venue, check it with"
+  echo "      /opt/scorebridge/bin/scorebridge check --config /etc/scorebridge/config.yaml"
+  echo "      then: systemctl reload scorebridge"
+fi

@@ -1,0 +1,146 @@
+import { type ChildProcess, spawn } from "node:child_process"
+import { writeFileSync } from "node:fs"
+import { join } from "node:path"
+import { DatabaseSync } from "node:sqlite"
+import { eventually } from "../support/eventually.ts"
+
+/**
+ * `bin/scorebridge run` as a real process, the way systemd runs it, with its pino log lines
+ * parsed as they come. Every one started is killed when the test worker exits.
+ */
+export const cli = join(import.meta.dirname, "../../bin/scorebridge")
+
+export interface LogLine {
+  readonly level: number
+  readonly msg: string
+  readonly [field: string]: unknown
+}
+
+export interface Exited {
+  readonly code: number | null
+  readonly signal: NodeJS.Signals | null
+  /** Date.now() when it exited. */
+  readonly at: number
+}
+
+export interface DaemonProcess {
+  readonly process: ChildProcess
+  readonly logs: () => ReadonlyArray<LogLine>
+  readonly stderr: () => string
+  /** Resolves with the first log line (after `from`) whose message matches. */
+  readonly waitForLog: (pattern: RegExp, options?: { readonly from?: number; readonly timeoutMs?: number }) => Promise<LogLine>
+  readonly exited: Promise<Exited>
+  /** SIGKILL if still running. */
+  readonly kill: () => void
+}
+
+const running = new Set<ChildProcess>()
+process.once("exit", () => {
+  for (const child of running) child.kill("SIGKILL")
+})
+
+export const startDaemon = (config: string, env: Readonly<Record<string, string>> = {}): DaemonProcess => {
+  const child = spawn(cli, ["run", "--config", config], { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...env } })
+  running.add(child)
+  const logs: Array<LogLine> = []
+  let partial = ""
+  let stderr = ""
+  child.stdout!.setEncoding("utf8")
+  child.stdout!.on("data", (text: string) => {
+    const lines = (partial + text).split("\n")
+    partial = lines.pop() ?? ""
+    for (const line of lines) {
+      if (line.trim() === "") continue
+      try {
+        logs.push(JSON.parse(line) as LogLine)
+      } catch {
+        logs.push({ level: 0, msg: line })
+      }
+    }
+  })
+  child.stderr!.setEncoding("utf8")
+  child.stderr!.on("data", (text: string) => {
+    stderr = (stderr + text).slice(-8_000)
+  })
+  const exited = new Promise<Exited>((resolve) => {
+    child.once("exit", (code, signal) => {
+      running.delete(child)
+      resolve({ code, signal, at: Date.now() })
+    })
+  })
+  let done = false
+  void exited.then(() => {
+    done = true
+  })
+  const describe = () => `daemon logs:\n${logs.slice(-15).map((l) => `${l.level} ${l.msg}`).join("\n")}\nstderr: ${stderr}`
+  return {
+    process: child,
+    logs: () => logs,
+    stderr: () => stderr,
+    waitForLog: (pattern, { from = 0, timeoutMs = 10_000 } = {}) =>
+      eventually(`a daemon log matching ${pattern}`, () => {
+        const found = logs.slice(from).find((l) => pattern.test(l.msg))
+        if (found === undefined && done) throw new Error(`daemon exited before logging ${pattern}; ${describe()}`)
+        return found
+      }, { timeoutMs, intervalMs: 50 }).catch((error: Error) => {
+        throw new Error(`${error.message}; ${describe()}`)
+      }),
+    exited,
+    kill: () => {
+      if (!done) child.kill("SIGKILL")
+    }
+  }
+}
+
+/** Outbox items of a place by state, read straight from the daemon's database (read-only, WAL allows it). */
+export const outboxStates = (stateDirectory: string, place: string): Record<string, number> => {
+  const db = new DatabaseSync(join(stateDirectory, "outbox.sqlite"), { readOnly: true })
+  try {
+    const rows = db.prepare("SELECT state, count(*) AS n FROM items WHERE place = ? GROUP BY state").all(place)
+    return Object.fromEntries(rows.map((r) => [String(r["state"]), Number(r["n"])]))
+  } finally {
+    db.close()
+  }
+}
+
+export interface PlaceLink {
+  readonly key: string
+  readonly serialPath: string
+}
+
+/**
+ * A config of tennis places on serial links speaking the demo's `lines` protocol. The status
+ * page gets its own free port: test files run in parallel, and the default 8370 would collide.
+ */
+export const writeConfig = (
+  file: string,
+  { baseUrl, stateDirectory, statusPort, places, timeoutMs = 10_000 }: {
+    readonly baseUrl: string
+    readonly stateDirectory: string
+    readonly statusPort: number
+    readonly places: ReadonlyArray<PlaceLink>
+    readonly timeoutMs?: number
+  }
+): void => {
+  writeFileSync(file, [
+    "service:",
+    `  baseUrl: ${baseUrl}`,
+    "  token: { env: SCOREBRIDGE_TOKEN }",
+    "  requestsPerSecond: 20",
+    `  timeoutMs: ${timeoutMs}`,
+    `stateDirectory: ${stateDirectory}`,
+    `status: { listen: "127.0.0.1:${statusPort}" }`,
+    "log: { level: info }",
+    ...(places.length === 0 ? [] : ["places:"]),
+    ...places.flatMap((p) => [
+      `  - key: ${p.key}`,
+      "    sport: tennis",
+      "    scoreboard:",
+      "      protocol: lines",
+      `      serial: { path: ${p.serialPath}, baudRate: 9600 }`,
+      "      options:",
+      "        pattern: '^(?<clock>\\d\\d:\\d\\d) (?<homePoints>\\w+)-(?<awayPoints>\\w+) (?<sets>[\\d -]+)$'"
+    ]),
+    ""
+  ].join("\n"))
+}
