@@ -1,4 +1,5 @@
 import { Clock, Deferred, Duration, Effect, Queue, Result, Schedule, Schema, Stream } from "effect"
+import { statSync } from "node:fs"
 import { SerialPort } from "serialport"
 import type { LinkState, ReceivedChunk } from "../domain/received.ts"
 import { reconnectSchedule } from "./reconnect-schedule.ts"
@@ -82,6 +83,7 @@ const session = Effect.fnUntraced(function*(
   }
   onState({ _tag: "connected", target: options.path })
   yield* Effect.log("serial port connected")
+  yield* Effect.forkScoped(watchPath(options.path, lost))
   const reason = yield* Deferred.await(lost)
   return { wasConnected: true, reason } satisfies SessionEnd
 })
@@ -130,5 +132,33 @@ const closePort = (port: SerialPort) =>
     Effect.timeoutOption("2 seconds"),
     Effect.asVoid
   )
+
+/** Device identity behind a path (a /dev/serial/by-id link or a socat pty link), or why there is none. */
+const identity = (path: string): string => {
+  try {
+    const st = statSync(path)
+    return `${st.dev}:${st.ino}:${st.rdev}`
+  } catch (err) {
+    return `gone (${(err as { code?: string }).code ?? describe(err)})`
+  }
+}
+
+/**
+ * serialport does not always report a pty whose peer vanished (seen under load: no close, no
+ * error, reads just stop), and a replugged USB adapter can come back as a new device behind the
+ * same by-id link. Either way the open port is dead: the path tells, so watch it.
+ */
+const watchPath = (path: string, lost: Deferred.Deferred<string>) =>
+  Effect.gen(function*() {
+    const opened = identity(path)
+    while (true) {
+      yield* Effect.sleep(pathCheckMs)
+      const now = identity(path)
+      if (now === opened) continue
+      return yield* Deferred.succeed(lost, now.startsWith("gone") ? `device path ${now}` : "device path now names another device")
+    }
+  })
+
+const pathCheckMs = 500
 
 const describe = (err: unknown): string => (err instanceof Error ? err.message : String(err))

@@ -1,5 +1,5 @@
 import { Effect, Fiber, Stream } from "effect"
-import { mkdtempSync, readdirSync, readlinkSync, realpathSync, rmSync } from "node:fs"
+import { mkdtempSync, readdirSync, readlinkSync, realpathSync, rmSync, symlinkSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterEach, beforeEach, describe, expect, it } from "vitest"
@@ -139,5 +139,34 @@ describe("serialChunks over a socat pty pair", () => {
     expect(fdsOn(device)).toBe(0)
     // Shutdown is not a lost link: nothing reports disconnected.
     expect(r.states.some((s) => s._tag === "disconnected")).toBe(false)
+  })
+})
+
+describe("serialChunks watching the device path", () => {
+  it("reopens when the path comes to name another device, even though the old port never reported a loss", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "scorebridge-serial-path-"))
+    const first = await startPtyPair(dir, "first")
+    const second = await startPtyPair(dir, "second")
+    // Like /dev/serial/by-id/…: a stable link the technician configures, here switched by hand.
+    const link = join(dir, "by-id-adapter")
+    symlinkSync(realpathSync(first.daemonPath), link)
+    const reading = startReading(line(link))
+    try {
+      await eventually("connected to the first device", () => (reading.connectedCount() === 1 ? true : undefined))
+      writeToPty(first.writerPath, Buffer.from("one"))
+      await eventually("bytes from the first device", () => (reading.received().toString() === "one" ? true : undefined))
+      // The first pty stays alive: serialport has nothing to report. Only the path changed.
+      rmSync(link)
+      symlinkSync(realpathSync(second.daemonPath), link)
+      await eventually("reconnected to the second device", () => (reading.connectedCount() === 2 ? true : undefined), { timeoutMs: 4_000 })
+      expect(reading.states.some((s) => s._tag === "disconnected" && s.reason.includes("another device"))).toBe(true)
+      writeToPty(second.writerPath, Buffer.from("two"))
+      await eventually("bytes from the second device", () => (reading.received().toString() === "onetwo" ? true : undefined))
+    } finally {
+      await reading.stop()
+      await first.stop()
+      await second.stop()
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 })
