@@ -86,6 +86,7 @@ interface CrossFields {
   readonly mqtt?: unknown
   readonly buttons?: ReadonlyArray<Button>
   readonly places: ReadonlyArray<Place>
+  readonly status: { readonly publishReadings: boolean }
 }
 
 // Rules spanning sections: caught here, not when the daemon reaches that place.
@@ -98,7 +99,10 @@ const sectionsAgree = Schema.makeFilter((config: CrossFields) => [
       ? [{ path: ["places", index], issue: "has no sport: set sport:, or service.companyKey so the bridge can read the place's sport from the service" }]
       : [])
   ]),
-  ...buttonRules(config)
+  ...buttonRules(config),
+  ...(config.status.publishReadings && config.mqtt === undefined
+    ? [{ path: ["status", "publishReadings"], issue: "needs the top-level mqtt: block: readings are published to its broker" }]
+    : [])
 ])
 
 export const Config = Schema.Struct({
@@ -116,7 +120,19 @@ export const Config = Schema.Struct({
     listen: Listen.annotate({
       description: "host:port of the status page, /health and /metrics. Keep it on 127.0.0.1 unless the venue network is trusted.",
       default: "127.0.0.1:8370"
-    }).pipe(Schema.withDecodingDefaultKey(Effect.succeed("127.0.0.1:8370")))
+    }).pipe(Schema.withDecodingDefaultKey(Effect.succeed("127.0.0.1:8370"))),
+    noDataAfterSeconds: Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 3600 })).annotate({
+      description: "A serial scoreboard with no valid frame for this long shows NO DATA and fails /healthz. Consoles repeat their state several times a second.",
+      default: 10
+    }).pipe(Schema.withDecodingDefaultKey(Effect.succeed(10))),
+    stuckAfterSeconds: Schema.Int.check(Schema.isBetween({ minimum: 5, maximum: 86_400 })).annotate({
+      description: "An entry or click still undelivered after this long fails /healthz (delivery stuck).",
+      default: 120
+    }).pipe(Schema.withDecodingDefaultKey(Effect.succeed(120))),
+    publishReadings: Schema.Boolean.annotate({
+      description: "Also publish each place's current normalised reading (JSON, not retained, QoS 0, on change) at <mqtt.topicPrefix>/<place>/reading. Needs the mqtt: block.",
+      default: false
+    }).pipe(Schema.withDecodingDefaultKey(Effect.succeed(false)))
   }).annotate({ description: "Local status page and health endpoint." }).pipe(Schema.withDecodingDefaultKey(Effect.succeed({}))),
   log: Schema.Struct({
     level: Schema.Literals(["trace", "debug", "info", "warn", "error"]).annotate({

@@ -7,6 +7,7 @@ import { buttonsLayer } from "./buttons-layer.ts"
 import { deliveryLayer } from "./delivery-layer.ts"
 import { mqttLayer } from "./mqtt-layer.ts"
 import { type ChunkSourceOverride, placesLayer } from "./places-layer.ts"
+import { statusLayer } from "../status/status-layer.ts"
 
 export interface DaemonOptions {
   /** Replaces scoreboard inputs (the demo's simulated console). */
@@ -25,6 +26,8 @@ export const daemonLayer = (config: Config, token: Redacted.Redacted<string>, op
     retentionLayer(config.retention.deliveredHours),
     clockSkewLayer()
   ).pipe(
+    // Provided, not merged: the status model subscribes before any pipeline publishes, and says `offline` before MQTT closes.
+    Layer.provideMerge(statusLayer(config)),
     Layer.provideMerge(deliveryLayer({
       baseUrl: config.service.baseUrl,
       token,

@@ -14,8 +14,6 @@ export const describeEvent = (e: BridgeEvent): string | undefined => {
       const sets = r.sets ? ` games ${r.sets.map(([h, a]) => `${h}-${a}`).join(" ")}` : ""
       return `${time()} ${e.place}  reading   ${points}${sets}${r.clock ? `  (clock ${r.clock})` : ""}`
     }
-    case "Activity":
-      return `${time()} ${e.place}  bytes     ${e.bytes} received, ${e.stats.frames} frames, ${e.stats.badFrames} bad`
     case "Entry":
       return `${time()} ${e.place}  entry #${e.itemId} stored   ${JSON.stringify(e.entry)}`
     case "Activity":

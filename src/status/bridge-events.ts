@@ -1,4 +1,4 @@
-import { Context, Effect, Layer, PubSub, Stream } from "effect"
+import { Context, Effect, Layer, PubSub, type Scope, Stream } from "effect"
 import type { ButtonEvent } from "../domain/button.ts"
 import type { Reading } from "../domain/reading.ts"
 import type { PressResult } from "../clicks/press-handler.ts"
@@ -12,6 +12,11 @@ import type { Outcome } from "../delivery/outcome.ts"
 export type BridgeEvent =
   | { readonly _tag: "Link"; readonly place: string; readonly state: LinkState }
   | { readonly _tag: "Reading"; readonly place: string; readonly reading: Reading; readonly stats: DecoderStats }
+  /**
+   * Bytes reached a place's decoder, whether or not they decoded: at most one
+   * per second per place, so "bytes but nothing valid" is visible cheaply.
+   */
+  | { readonly _tag: "Activity"; readonly place: string; readonly receivedAt: number; readonly bytes: number; readonly stats: DecoderStats }
   | { readonly _tag: "Entry"; readonly place: string; readonly itemId: number; readonly entry: ScoreEntry }
   | { readonly _tag: "Settled"; readonly place: string; readonly itemId: number; readonly kind: ItemKind; readonly outcome: Outcome }
   | { readonly _tag: "Press"; readonly place: string; readonly press: ButtonEvent; readonly result: PressResult }
@@ -24,12 +29,19 @@ export type BridgeEvent =
 export class BridgeEvents extends Context.Service<BridgeEvents, {
   publish(event: BridgeEvent): Effect.Effect<void>
   readonly stream: Stream.Stream<BridgeEvent>
+  /**
+   * A stream whose subscription is already open when this returns: an observer
+   * started in a layer sees every event published after it, none lost to the
+   * race between forking its reader and the first publish.
+   */
+  readonly subscribe: Effect.Effect<Stream.Stream<BridgeEvent>, never, Scope.Scope>
 }>()("scorebridge/status/BridgeEvents") {
   static readonly layer = Layer.effect(BridgeEvents, Effect.gen(function*() {
     const hub = yield* PubSub.sliding<BridgeEvent>(1024)
     return BridgeEvents.of({
       publish: (event) => PubSub.publish(hub, event).pipe(Effect.asVoid),
-      stream: Stream.fromPubSub(hub)
+      stream: Stream.fromPubSub(hub),
+      subscribe: Effect.map(PubSub.subscribe(hub), Stream.fromSubscription)
     })
   }))
 }

@@ -1,0 +1,110 @@
+import { Context, Effect, Metric } from "effect"
+import { PrometheusMetrics } from "effect/observability"
+import type { DecoderStats } from "../../adapters/decoder.ts"
+import type { BridgeEvent } from "./bridge-events.ts"
+import type { StatusSnapshot } from "./status-snapshot.ts"
+
+const counter = (name: string, description: string) => Metric.counter(name, { description, incremental: true })
+const gauge = (name: string, description: string) => Metric.gauge(name, { description })
+
+const frames = counter("scorebridge_frames_total", "Scoreboard frames (lines, payloads) that decoded")
+const badFrames = counter("scorebridge_bad_frames_total", "Scoreboard frames rejected: bad checksum, malformed, out of range")
+const overlong = counter("scorebridge_overlong_frames_total", "Scoreboard frames discarded for exceeding the maximum length")
+const skippedBytes = counter("scorebridge_skipped_bytes_total", "Bytes skipped while resynchronising on the scoreboard stream")
+const entriesQueued = counter("scorebridge_entries_queued_total", "Score changes stored in the outbox")
+const settled = counter("scorebridge_items_settled_total", "Outbox items settled, by kind (score, click, undo) and outcome (delivered, warning, dead, missed)")
+const retries = counter("scorebridge_delivery_retries_total", "Attempts to be retried, by reason (transient, rate_limited = 429, unauthorized = 401)")
+const requests = counter("scorebridge_requests_total", "Delivery requests answered or failed (one per attempt)")
+const presses = counter("scorebridge_presses_total", "Button gestures mapped to a place, by result (queued, undo_queued, no_event, nothing_to_undo, not_stored)")
+const linkConnects = counter("scorebridge_link_connects_total", "Times a link came up; more than one means reconnects")
+const linkDrops = counter("scorebridge_link_drops_total", "Times a link went down")
+const latency = Metric.histogram("scorebridge_delivery_latency_seconds", {
+  description: "From capture (frame received, button pressed) to the service accepting the item",
+  boundaries: [0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60, 300, 1800]
+})
+
+const live = gauge("scorebridge_place_live", "1 when the place is live (scoreboard data flowing and delivery not stuck)")
+const linkUp = gauge("scorebridge_link_up", "1 when the link is connected")
+const pending = gauge("scorebridge_outbox_pending", "Items waiting in the outbox")
+const sentLastMinute = gauge("scorebridge_requests_last_minute", "Requests sent in the last 60 s on the token")
+const limitPerMinute = gauge("scorebridge_request_limit_per_minute", "The token's request limit, per minute")
+const suspended = gauge("scorebridge_token_suspended", "1 while delivery is paused because the service rejected the token (401)")
+const backoff = gauge("scorebridge_backoff_seconds", "Remaining 429 back-off of the token")
+
+const snake = (text: string) => text.replace(/-/gu, "_").replace(/([a-z])([A-Z])/gu, "$1_$2").toLowerCase()
+
+/**
+ * Prometheus counters and gauges of one bridge, in a registry of its own so
+ * two bridges in one process (tests) never mix their figures. Counters follow
+ * bridge events, decoder counters and gauges are taken from the status
+ * snapshot at each scrape.
+ */
+export const makeStatusMetrics = () => {
+  const registry: Metric.MetricRegistry = new Map()
+  const inRegistry = <A>(effect: Effect.Effect<A>) => Effect.provideService(effect, Metric.MetricRegistry, registry)
+  const add = (metric: Metric.Metric<number, unknown>, attributes: Record<string, string>, value = 1) =>
+    value > 0 ? Metric.update(Metric.withAttributes(metric, attributes), value) : Effect.void
+  const seenStats = new Map<string, DecoderStats>()
+
+  // Decoder stats are running totals; a replaced decoder (reload) starts again from zero.
+  const statsDelta = (place: string, stats: DecoderStats) =>
+    Effect.gen(function*() {
+      const before = seenStats.get(place)
+      const restarted = before !== undefined && stats.frames + stats.badFrames < before.frames + before.badFrames
+      const base = before === undefined || restarted ? { frames: 0, badFrames: 0, overlong: 0, skippedBytes: 0 } : before
+      seenStats.set(place, { ...stats })
+      yield* add(frames, { place }, stats.frames - base.frames)
+      yield* add(badFrames, { place }, stats.badFrames - base.badFrames)
+      yield* add(overlong, { place }, stats.overlong - base.overlong)
+      yield* add(skippedBytes, { place }, stats.skippedBytes - base.skippedBytes)
+    })
+
+  const observe = (event: BridgeEvent) =>
+    inRegistry(Effect.gen(function*() {
+      switch (event._tag) {
+        case "Entry":
+          return yield* add(entriesQueued, { place: event.place })
+        case "Settled": {
+          const outcome = event.outcome
+          const tag = outcome._tag === "Retry" ? snake(outcome.kind) : snake(outcome._tag)
+          yield* add(requests, { place: event.place, kind: event.kind, outcome: tag })
+          if (outcome._tag === "Retry") return yield* add(retries, { place: event.place, kind: event.kind, reason: tag })
+          return yield* add(settled, { place: event.place, kind: event.kind, outcome: tag })
+        }
+        case "Press":
+          return yield* add(presses, { place: event.place, gesture: event.press.gesture, result: snake(event.result._tag) })
+        // Decoder counters are read from the snapshot at each scrape: readings come many times a second.
+        case "Reading":
+        case "Activity":
+        case "Link":
+        case "ButtonLink":
+          return
+      }
+    }))
+
+  return {
+    observe,
+    /** A link changed state; `link` names it, e.g. scoreboard:court-1, button:remote-1, mqtt. */
+    linkChanged: (link: string, up: boolean) => inRegistry(add(up ? linkConnects : linkDrops, { link })),
+    delivered: (place: string, kind: string, seconds: number) =>
+      inRegistry(Metric.update(Metric.withAttributes(latency, { place, kind }), Math.max(0, seconds))),
+    render: (snapshot: StatusSnapshot) =>
+      Effect.gen(function*() {
+        const set = (metric: Metric.Metric<number, unknown>, attributes: Record<string, string>, value: number) =>
+          Metric.update(Metric.withAttributes(metric, attributes), value)
+        for (const place of snapshot.places) {
+          yield* statsDelta(place.key, place.decoder)
+          yield* set(live, { place: place.key }, place.live ? 1 : 0)
+          for (const kind of ["score", "click", "undo"] as const) yield* set(pending, { place: place.key, kind }, place.queue[kind])
+        }
+        for (const link of snapshot.links) yield* set(linkUp, { link: link.name }, link.up ? 1 : 0)
+        const token = snapshot.token
+        yield* set(sentLastMinute, {}, token.sentLastMinute)
+        yield* set(limitPerMinute, {}, token.limitPerMinute)
+        yield* set(suspended, {}, token.suspended === null ? 0 : 1)
+        yield* set(backoff, {}, token.backoffUntil === null ? 0 : Math.max(0, (token.backoffUntil - snapshot.generatedAt) / 1000))
+        return PrometheusMetrics.formatUnsafe(Context.make(Metric.MetricRegistry, registry))
+      }).pipe(inRegistry)
+  }
+}
+

@@ -1,0 +1,230 @@
+import { Clock, Context, Effect, Layer, Option, Stream } from "effect"
+import type { LaneCount, OutboxItem } from "../delivery/outbox.ts"
+import { Outbox } from "../delivery/outbox.ts"
+import { RateBudget } from "../delivery/rate-budget.ts"
+import type { LinkState } from "../domain/received.ts"
+import { ActiveEvents, type KnownEvent } from "../events/active-events.ts"
+import { ServiceClient } from "../service/client.ts"
+import { MqttConnection } from "../transport/mqtt.ts"
+import { BridgeEvents, type BridgeEvent } from "./bridge-events.ts"
+import { buttonView, defaultThresholds, scoreboardView, type SourceView, type Thresholds } from "./liveness.ts"
+import { type LinkRecord, nextLink, PlaceTracker } from "./place-tracker.ts"
+import { readingText } from "./reading-text.ts"
+import { makeStatusMetrics } from "./status-metrics.ts"
+import type { LinkStatus, PlaceStatus, StatusSnapshot } from "./status-snapshot.ts"
+
+/** What the status model needs to know of the config. */
+export interface StatusPlace {
+  readonly key: string
+  readonly name?: string
+  readonly sport?: string
+  readonly scoreboard?: { readonly link: "serial" | "mqtt"; readonly target: string }
+  /** Button sources its actions use. */
+  readonly buttonSources: ReadonlyArray<string>
+}
+
+export interface StatusOptions {
+  readonly places: ReadonlyArray<StatusPlace>
+  readonly buttons: ReadonlyArray<{ readonly name: string; readonly overMqtt: boolean }>
+  /** A broker is configured: its link is shown and feeds MQTT scoreboards and buttons. */
+  readonly mqtt: boolean
+  readonly thresholds?: Thresholds
+}
+
+/**
+ * Follows the bridge's events and reads the delivery snapshots to answer, at
+ * any moment, whether each place is live and why not: the status page,
+ * `/status.json`, `/healthz` and `/metrics` all read it.
+ */
+export class BridgeStatus extends Context.Service<BridgeStatus, {
+  readonly snapshot: Effect.Effect<StatusSnapshot>
+  /** Prometheus text exposition. */
+  readonly metrics: Effect.Effect<string>
+}>()("scorebridge/status/BridgeStatus") {
+  static readonly layer = (options: StatusOptions) => Layer.effect(BridgeStatus, make(options))
+}
+
+const make = Effect.fnUntraced(function*(options: StatusOptions) {
+  const bus = yield* BridgeEvents
+  const outbox = yield* Outbox
+  const budget = yield* RateBudget
+  const events = yield* ActiveEvents
+  const client = yield* ServiceClient
+  const mqtt = yield* MqttConnection
+  const thresholds = options.thresholds ?? defaultThresholds
+  const startedAt = yield* Clock.currentTimeMillis
+  const metrics = makeStatusMetrics()
+  const trackers = new Map(options.places.map((p) => [p.key, new PlaceTracker(p.key)]))
+  const buttonLinks = new Map<string, LinkRecord>()
+  let mqttLink: LinkRecord | undefined
+
+  // After a restart the page shows the last entry from the outbox, not "none yet".
+  for (const tracker of trackers.values()) {
+    const last = yield* outbox.lastOf(tracker.key, "score").pipe(Effect.orElseSucceed(() => Option.none<OutboxItem>()))
+    if (Option.isSome(last)) tracker.restore(last.value)
+  }
+
+  // Subscribed before this layer returns, so the pipelines started after it lose nothing.
+  const stream = yield* bus.subscribe
+
+  const followLink = (name: string, before: LinkRecord | undefined, state: LinkState, at: number) => {
+    const after = nextLink(before, state, at)
+    const wasUp = before?.state._tag === "connected"
+    const isUp = state._tag === "connected"
+    return { after, count: wasUp === isUp ? Effect.void : metrics.linkChanged(name, isUp) }
+  }
+
+  const latencyOf = Effect.fnUntraced(function*(event: Extract<BridgeEvent, { _tag: "Settled" }>, at: number) {
+    if (event.outcome._tag !== "Delivered") return
+    const item = yield* outbox.get(event.itemId).pipe(Effect.orElseSucceed(() => Option.none<OutboxItem>()))
+    if (Option.isSome(item)) yield* metrics.delivered(event.place, event.kind, (at - item.value.createdAt) / 1000)
+  })
+
+  const apply = Effect.fnUntraced(function*(event: BridgeEvent) {
+    const at = yield* Clock.currentTimeMillis
+    yield* metrics.observe(event)
+    if (event._tag === "ButtonLink") {
+      const { after, count } = followLink(`button:${event.source}`, buttonLinks.get(event.source), event.state, at)
+      buttonLinks.set(event.source, after)
+      return yield* count
+    }
+    const tracker = trackers.get(event.place)
+    if (tracker === undefined) return
+    if (event._tag === "Link") yield* followLink(`scoreboard:${event.place}`, tracker.link, event.state, at).count
+    tracker.apply(event, at)
+    if (event._tag === "Settled") yield* latencyOf(event, at)
+  })
+
+  yield* Effect.forkScoped(Stream.runForEach(stream, apply))
+  if (options.mqtt) {
+    yield* Effect.forkScoped(Stream.runForEach(mqtt.stateChanges, (state) =>
+      Effect.flatMap(Clock.currentTimeMillis, (at) => {
+        const { after, count } = followLink("mqtt", mqttLink, state, at)
+        mqttLink = after
+        return count
+      })))
+  }
+
+  const mqttButtons = new Set(options.buttons.filter((b) => b.overMqtt).map((b) => b.name))
+  const buttonRecord = (name: string) => (mqttButtons.has(name) ? mqttLink : buttonLinks.get(name))
+
+  const placeStatus = (
+    place: StatusPlace,
+    now: number,
+    counts: ReadonlyArray<LaneCount>,
+    heads: ReadonlyArray<OutboxItem>,
+    known: KnownEvent | undefined,
+    suspended: string | null
+  ): PlaceStatus => {
+    const tracker = trackers.get(place.key)!
+    const board = place.scoreboard
+    const buttons = place.buttonSources.map((source) => ({ source, ...buttonView(source, buttonRecord(source), now) }))
+    const source: SourceView = board === undefined
+      ? buttons.find((b) => b.badge !== "LIVE") ?? { badge: "LIVE", detail: "buttons only, all connected" }
+      : scoreboardView({
+        link: board.link,
+        target: board.target,
+        record: board.link === "mqtt" ? mqttLink : tracker.link,
+        lastBytesAt: tracker.lastBytesAt,
+        lastReadingAt: tracker.lastReading?.receivedAt ?? null,
+        stats: tracker.stats
+      }, thresholds, now)
+    const pendingOf = (kind: string) =>
+      counts.filter((c) => c.place === place.key && c.kind === kind && c.state === "pending").reduce((n, c) => n + c.count, 0)
+    const oldest = heads.filter((h) => h.place === place.key).sort((a, b) => a.createdAt - b.createdAt)[0]
+    const reasons: Array<string> = []
+    if (source.badge !== "LIVE") reasons.push(`${place.key}: ${source.badge}: ${board === undefined ? "" : `${board.target}: `}${source.detail}`)
+    if (board !== undefined) for (const b of buttons) if (b.badge !== "LIVE") reasons.push(`${place.key}: ${b.detail}`)
+    if (suspended !== null) reasons.push(`${place.key}: delivery paused: ${suspended}`)
+    if (oldest !== undefined && now - oldest.createdAt > thresholds.stuckAfterMs) {
+      const waited = Math.round((now - oldest.createdAt) / 1000)
+      reasons.push(`${place.key}: delivery stuck: ${oldest.kind} #${oldest.id} pending for ${waited} s${oldest.lastError === null ? "" : ` (last error: ${oldest.lastError})`}`)
+    }
+    return {
+      key: place.key,
+      name: place.name ?? null,
+      sport: place.sport ?? null,
+      live: reasons.length === 0,
+      reasons,
+      source: { link: board?.link ?? "buttons only", target: board?.target ?? place.buttonSources.join(", "), ...source },
+      lastBytesAt: tracker.lastBytesAt,
+      lastReadingAt: tracker.lastReading?.receivedAt ?? null,
+      lastReading: tracker.lastReading,
+      lastReadingText: tracker.lastReading === null ? null : readingText(tracker.lastReading),
+      decoder: tracker.stats,
+      lastEntry: tracker.lastEntry,
+      lastPress: tracker.lastPress,
+      queue: {
+        score: pendingOf("score"),
+        click: pendingOf("click"),
+        undo: pendingOf("undo"),
+        oldestPendingAt: oldest?.createdAt ?? null,
+        oldestPendingError: oldest?.lastError ?? null
+      },
+      event: known === undefined
+        ? null
+        : { key: known.eventKey, homeTeam: known.homeTeam ?? null, awayTeam: known.awayTeam ?? null, learnedAt: known.learnedAt },
+      buttons,
+      errors: [...tracker.errors].reverse()
+    }
+  }
+
+  const linkStatus = (name: string, record: LinkRecord | undefined, target: string): LinkStatus => ({
+    name,
+    up: record?.state._tag === "connected",
+    state: record?.state._tag ?? "not started",
+    target: record?.state.target ?? target,
+    detail: record?.lastFailure?.text ?? null,
+    since: record?.since ?? startedAt,
+    connects: record?.connects ?? 0
+  })
+
+  const snapshot = Effect.gen(function*() {
+    const now = yield* Clock.currentTimeMillis
+    const outboxProblem: Array<string> = []
+    const unreadable = (e: { readonly message: string }) => {
+      outboxProblem.push(`outbox unreadable: ${e.message}`)
+      return Effect.succeed([])
+    }
+    const counts = yield* outbox.counts.pipe(Effect.catch(unreadable))
+    const heads = yield* outbox.heads.pipe(Effect.catch(unreadable))
+    const budgetNow = yield* budget.snapshot
+    const known = yield* events.all
+    const clock = yield* client.lastServerDate
+    const places = options.places.map((p) => placeStatus(p, now, counts, heads, known.get(p.key), budgetNow.suspended))
+    const links = [
+      ...options.places.flatMap((p) =>
+        p.scoreboard?.link === "serial" ? [linkStatus(`scoreboard:${p.key}`, trackers.get(p.key)!.link, p.scoreboard.target)] : []
+      ),
+      ...options.buttons.filter((b) => !b.overMqtt).map((b) => linkStatus(`button:${b.name}`, buttonLinks.get(b.name), b.name)),
+      ...(options.mqtt ? [linkStatus("mqtt", mqttLink, "broker")] : [])
+    ]
+    const reasons = [...outboxProblem, ...places.flatMap((p) => p.reasons)]
+    return {
+      generatedAt: now,
+      startedAt,
+      healthy: reasons.length === 0,
+      reasons,
+      places,
+      token: {
+        sentLastMinute: budgetNow.sentLastMinute,
+        limitPerMinute: Math.round(budgetNow.requestsPerSecond * 60),
+        waiting: budgetNow.waiting,
+        backoffUntil: budgetNow.backoffUntil,
+        suspended: budgetNow.suspended
+      },
+      links,
+      clockSkewMs: Option.match(clock, {
+        onNone: () => null,
+        // The Date header has whole seconds and was stamped mid-flight.
+        onSome: (c) => c.serverDate + 500 - (c.localDate - c.latencyMs / 2)
+      }),
+      thresholds
+    } satisfies StatusSnapshot
+  })
+
+  return BridgeStatus.of({
+    snapshot,
+    metrics: Effect.flatMap(snapshot, metrics.render)
+  })
+})

@@ -1,0 +1,136 @@
+/**
+ * The status page: one self-contained document (inline CSS and JS, no external
+ * assets — the mini-PC may be offline) that fetches /status.json every 2 s and
+ * draws one card per place. Every value goes in through textContent, never as
+ * HTML: error texts come from devices and the network.
+ */
+export const statusPageHtml = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>scorebridge status</title>
+<style>
+:root { --bg:#f3f4f6; --card:#fff; --ink:#111827; --muted:#6b7280; --line:#e5e7eb;
+  --live:#15803d; --nodata:#b45309; --down:#b91c1c; --info:#1d4ed8; }
+* { box-sizing:border-box; }
+body { margin:0; font:15px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif; background:var(--bg); color:var(--ink); }
+header { background:#111827; color:#fff; padding:14px 20px; display:flex; flex-wrap:wrap; align-items:center; gap:10px 18px; }
+header h1 { font-size:19px; margin:0; font-weight:650; letter-spacing:.2px; }
+header .meta { color:#9ca3af; font-size:13px; margin-left:auto; }
+.pill { display:inline-block; white-space:nowrap; border-radius:999px; padding:2px 10px; font-size:12px; font-weight:700; letter-spacing:.4px; color:#fff; }
+.ok { background:var(--live); } .warn { background:var(--nodata); } .bad { background:var(--down); } .neutral { background:#4b5563; } .blue { background:var(--info); }
+main { padding:16px; max-width:1280px; margin:0 auto; }
+#banner { display:none; background:#fee2e2; color:#7f1d1d; border:1px solid #fecaca; padding:10px 14px; border-radius:10px; margin-bottom:14px; font-weight:600; }
+#reasons { margin:0 0 14px; padding:10px 14px 10px 30px; background:#fff7ed; border:1px solid #fed7aa; border-radius:10px; color:#7c2d12; }
+#reasons:empty { display:none; }
+.grid { display:grid; grid-template-columns:repeat(auto-fit,minmax(360px,1fr)); gap:16px; align-items:start; }
+.card { background:var(--card); border-radius:14px; box-shadow:0 1px 3px rgba(0,0,0,.08); border-top:8px solid var(--muted); overflow:hidden; }
+.card.LIVE { border-top-color:var(--live); } .card.NODATA { border-top-color:var(--nodata); } .card.DISCONNECTED { border-top-color:var(--down); }
+.head { display:flex; align-items:center; justify-content:space-between; gap:10px; padding:14px 16px 2px; }
+.head h2 { margin:0; font-size:21px; }
+.sub { color:var(--muted); font-size:12.5px; padding:0 16px; overflow-wrap:anywhere; }
+.badge { font-size:20px; font-weight:800; letter-spacing:.6px; padding:6px 14px; border-radius:10px; color:#fff; white-space:nowrap; }
+.badge.LIVE { background:var(--live); } .badge.NODATA { background:var(--nodata); } .badge.DISCONNECTED { background:var(--down); }
+.detail { margin:8px 16px 10px; color:#374151; font-size:14px; overflow-wrap:anywhere; }
+.card.NODATA .detail { color:#92400e; } .card.DISCONNECTED .detail { color:#991b1b; }
+.problems { margin:0 16px 10px; padding:8px 12px; background:#fef2f2; color:#991b1b; border-radius:8px; font-size:13px; }
+.problems:empty { display:none; }
+dl { display:grid; grid-template-columns:max-content 1fr; gap:6px 14px; margin:0; padding:10px 16px 14px; border-top:1px solid var(--line); }
+dt { color:var(--muted); font-size:13px; padding-top:1px; }
+dd { margin:0; overflow-wrap:anywhere; }
+.score { font-size:26px; font-weight:800; font-variant-numeric:tabular-nums; line-height:1.1; margin-right:8px; }
+.small { color:var(--muted); font-size:12px; }
+.errors { border-top:1px solid var(--line); padding:8px 16px 12px; font-size:13px; }
+.errors summary { cursor:pointer; color:var(--muted); }
+.errors ul { margin:6px 0 0; padding-left:18px; } .errors li { margin:2px 0; overflow-wrap:anywhere; }
+section.panel { background:var(--card); border-radius:14px; box-shadow:0 1px 3px rgba(0,0,0,.08); padding:12px 16px; margin-top:16px; }
+section.panel h3 { margin:0 0 8px; font-size:15px; }
+table { border-collapse:collapse; width:100%; font-size:14px; } td { padding:5px 12px 5px 0; border-bottom:1px solid var(--line); vertical-align:top; overflow-wrap:anywhere; }
+tr:last-child td { border-bottom:none; } td:first-child { white-space:nowrap; color:var(--muted); width:1%; } #links td:nth-child(2) { width:1%; }
+#links td:last-child { white-space:nowrap; color:var(--muted); width:1%; }
+@media (max-width:480px) { main { padding:10px; } .grid { grid-template-columns:1fr; } .badge { font-size:17px; padding:5px 10px; } header .meta { margin-left:0; }
+  table, tbody, tr, td { display:block; } tr { border-bottom:1px solid var(--line); padding:6px 0; } tr:last-child { border-bottom:none; }
+  td, td:first-child, #links td:nth-child(2), #links td:last-child { width:auto; border:none; padding:1px 0; white-space:normal; } }
+</style>
+</head>
+<body>
+<header><h1>scorebridge</h1><span id="overall" class="pill neutral">LOADING</span><span class="meta" id="meta"></span></header>
+<main>
+<div id="banner"></div>
+<ul id="reasons"></ul>
+<div class="grid" id="places"></div>
+<section class="panel"><h3>Service token</h3><table id="token"></table></section>
+<section class="panel"><h3>Links</h3><table id="links"></table></section>
+</main>
+<script>
+"use strict";
+var lastOk = 0;
+function el(tag, cls, text) { var e = document.createElement(tag); if (cls) e.className = cls; if (text !== undefined && text !== null) e.textContent = String(text); return e; }
+function ago(ms, now) { if (ms === null || ms === undefined) return "never"; var s = Math.max(0, Math.round((now - ms) / 1000));
+  if (s < 2) return "just now"; if (s < 60) return s + " s ago"; if (s < 3600) return Math.floor(s / 60) + " min ago"; return Math.floor(s / 3600) + " h " + Math.floor((s % 3600) / 60) + " min ago"; }
+function clock(ms) { return ms === null || ms === undefined ? "" : new Date(ms).toLocaleTimeString(); }
+var answerClass = { delivered: "ok", queued: "blue", retrying: "warn", warning: "warn", dead: "bad", missed: "bad" };
+function answer(a) { var span = el("span"); if (!a) return span; span.appendChild(el("span", "pill " + (answerClass[a.state] || "neutral"), a.state.toUpperCase()));
+  if (a.detail && a.state !== "delivered") span.appendChild(el("span", "small", " " + a.detail)); return span; }
+function entryText(e) { var sets = e.scoreValue && e.scoreValue.gameScores ? e.scoreValue.gameScores.map(function (g) { return g[0] + "-" + g[1]; }).join(" ") : "";
+  var pts = e.scoreValue && e.scoreValue.pointScore ? " (" + e.scoreValue.pointScore.join("–") + ")" : "";
+  return e.left !== undefined && !sets ? e.left + "–" + e.right + " P" + e.period : sets + pts; }
+function row(dl, label, value) { dl.appendChild(el("dt", null, label)); var dd = el("dd"); if (value instanceof Node) dd.appendChild(value); else dd.textContent = value; dl.appendChild(dd); }
+function card(p, now) {
+  var badgeKey = p.source.badge.replace(" ", "");
+  var c = el("article", "card " + badgeKey); c.setAttribute("data-place", p.key);
+  var head = el("div", "head");
+  head.appendChild(el("h2", null, p.name || p.key));
+  var badge = el("div", "badge " + badgeKey, p.source.badge); badge.setAttribute("data-badge", "");
+  head.appendChild(badge); c.appendChild(head);
+  c.appendChild(el("div", "sub", p.key + (p.sport ? " · " + p.sport : "") + " · " + p.source.link + " " + p.source.target));
+  c.appendChild(el("div", "detail", p.source.detail));
+  var problems = el("div", "problems"); p.reasons.filter(function (r) { return r.indexOf(p.source.detail) < 0; }).forEach(function (r) { problems.appendChild(el("div", null, r.replace(p.key + ": ", ""))); }); c.appendChild(problems);
+  var dl = el("dl");
+  var r = p.lastReading, score = el("span");
+  if (r && (r.home !== undefined || r.away !== undefined)) { score.appendChild(el("span", "score", (r.home === undefined ? "?" : r.home) + "–" + (r.away === undefined ? "?" : r.away)));
+    score.appendChild(el("span", "small", p.lastReadingText.split(" · ").slice(1).join(" · "))); }
+  else score.appendChild(el("span", null, p.lastReadingText || "—"));
+  row(dl, "Scoreboard", score);
+  row(dl, "Last frame", p.lastReadingAt ? ago(p.lastReadingAt, now) + " (" + clock(p.lastReadingAt) + ")" : (p.lastBytesAt ? "bytes " + ago(p.lastBytesAt, now) + ", none valid" : "none yet"));
+  var d = p.decoder; row(dl, "Frames", d.frames + " ok · " + d.badFrames + " bad · " + d.overlong + " overlong");
+  var ev = p.event; row(dl, "Event", ev === null ? "not known yet" : ev.key === null ? "no event running" : ((ev.homeTeam || "Home") + " vs " + (ev.awayTeam || "Away") + "  (" + ev.key + ")"));
+  var entry = el("span");
+  if (p.lastEntry) { entry.appendChild(el("span", null, entryText(p.lastEntry.entry) + " at " + clock(p.lastEntry.entry.timeStamp) + " ")); entry.appendChild(answer(p.lastEntry.answer)); } else entry.textContent = "none yet";
+  row(dl, "Last entry", entry);
+  var q = p.queue; row(dl, "Queue", q.score + " scores · " + q.click + " clicks · " + q.undo + " undos" + (q.oldestPendingAt ? " — oldest " + ago(q.oldestPendingAt, now) : ""));
+  var press = el("span");
+  if (p.lastPress) { press.appendChild(el("span", null, p.lastPress.gesture + " on " + p.lastPress.source + "/" + p.lastPress.button + ", " + ago(p.lastPress.at, now) + " "));
+    if (p.lastPress.answer) press.appendChild(answer(p.lastPress.answer)); else press.appendChild(el("div", "small", p.lastPress.text)); } else press.textContent = "none yet";
+  row(dl, "Last click", press);
+  if (p.buttons.length > 0) { var b = el("span"); p.buttons.forEach(function (x) { b.appendChild(el("span", "pill " + (x.badge === "LIVE" ? "ok" : "bad"), x.source)); b.appendChild(document.createTextNode(" ")); }); row(dl, "Buttons", b); }
+  c.appendChild(dl);
+  if (p.errors.length > 0) { var det = el("details", "errors"); det.appendChild(el("summary", null, "Recent errors (" + p.errors.length + ")")); var ul = el("ul");
+    p.errors.slice(0, 8).forEach(function (e) { ul.appendChild(el("li", null, clock(e.at) + "  " + e.text + (e.times > 1 ? "  (×" + e.times + ")" : ""))); }); det.appendChild(ul); c.appendChild(det); }
+  return c;
+}
+function table(id, rows) { var t = document.getElementById(id); t.replaceChildren(); rows.forEach(function (r) { var tr = el("tr"); r.forEach(function (v) { var td = el("td"); if (v instanceof Node) td.appendChild(v); else td.textContent = v; tr.appendChild(td); }); t.appendChild(tr); }); }
+function render(s) {
+  var now = s.generatedAt;
+  var overall = document.getElementById("overall"); overall.textContent = s.healthy ? "ALL LIVE" : s.reasons.length + " PROBLEM" + (s.reasons.length > 1 ? "S" : ""); overall.className = "pill " + (s.healthy ? "ok" : "bad");
+  document.getElementById("meta").textContent = "updated " + clock(now) + " · running since " + clock(s.startedAt) + (s.clockSkewMs === null ? "" : " · clock vs service " + (s.clockSkewMs >= 0 ? "+" : "") + (s.clockSkewMs / 1000).toFixed(1) + " s");
+  var reasons = document.getElementById("reasons"); reasons.replaceChildren(); s.reasons.forEach(function (r) { reasons.appendChild(el("li", null, r)); });
+  var places = document.getElementById("places"); places.replaceChildren(); s.places.forEach(function (p) { places.appendChild(card(p, now)); });
+  var t = s.token; var state = t.suspended ? el("span", "pill bad", "PAUSED: " + t.suspended) : t.backoffUntil ? el("span", "pill warn", "BACKING OFF (429) for " + Math.ceil((t.backoffUntil - now) / 1000) + " s") : el("span", "pill ok", "OK");
+  table("token", [["State", state], ["Requests, last minute", t.sentLastMinute + " of " + t.limitPerMinute + " allowed"], ["Waiting for a slot", t.waiting.click + " clicks · " + t.waiting.score + " scores"]]);
+  table("links", s.links.map(function (l) { return [l.name, el("span", "pill " + (l.up ? "ok" : "bad"), l.up ? "UP" : l.state.toUpperCase()),
+    l.target + (l.detail && !l.up ? " — " + l.detail : ""), (l.up ? "up" : "down") + " since " + clock(l.since) + (l.connects > 1 ? " · " + (l.connects - 1) + " reconnects" : "")]; }));
+}
+function tick() {
+  fetch("status.json", { cache: "no-store" }).then(function (r) { if (!r.ok) throw new Error("HTTP " + r.status); return r.json(); })
+    .then(function (s) { lastOk = Date.now(); document.getElementById("banner").style.display = "none"; render(s); })
+    .catch(function (e) { var b = document.getElementById("banner"); b.style.display = "block";
+      b.textContent = "The bridge is not answering (" + e.message + ")" + (lastOk ? "; last update " + ago(lastOk, Date.now()) : "") + ". What you see may be out of date."; })
+    .finally(function () { setTimeout(tick, 2000); });
+}
+tick();
+</script>
+</body>
+</html>
+`

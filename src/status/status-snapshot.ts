@@ -1,0 +1,74 @@
+import type { DecoderStats } from "../../adapters/decoder.ts"
+import type { Reading } from "../domain/reading.ts"
+import type { Badge } from "./liveness.ts"
+import type { ErrorNote, LastEntry, LastPress } from "./place-tracker.ts"
+
+/** One place as `/status.json` serves it and the page draws it. Times are ms since epoch. */
+export interface PlaceStatus {
+  readonly key: string
+  readonly name: string | null
+  readonly sport: string | null
+  /** False when a health reason names this place. */
+  readonly live: boolean
+  readonly reasons: ReadonlyArray<string>
+  readonly source: {
+    readonly link: "serial" | "mqtt" | "buttons only"
+    readonly target: string
+    readonly badge: Badge
+    readonly detail: string
+  }
+  readonly lastBytesAt: number | null
+  readonly lastReadingAt: number | null
+  readonly lastReading: Reading | null
+  /** The last reading in words, e.g. "25–23 · set 3". */
+  readonly lastReadingText: string | null
+  readonly decoder: DecoderStats
+  readonly lastEntry: LastEntry | null
+  readonly lastPress: LastPress | null
+  readonly queue: {
+    readonly score: number
+    readonly click: number
+    readonly undo: number
+    /** Capture time of the oldest pending item. */
+    readonly oldestPendingAt: number | null
+    readonly oldestPendingError: string | null
+  }
+  /** undefined: not known yet; null: the service said none is running. */
+  readonly event: { readonly key: string | null; readonly homeTeam: string | null; readonly awayTeam: string | null; readonly learnedAt: number } | null
+  readonly buttons: ReadonlyArray<{ readonly source: string; readonly badge: Badge; readonly detail: string }>
+  readonly errors: ReadonlyArray<ErrorNote>
+}
+
+export interface LinkStatus {
+  /** scoreboard:<place>, button:<source> or mqtt. */
+  readonly name: string
+  readonly up: boolean
+  readonly state: string
+  readonly target: string
+  readonly detail: string | null
+  readonly since: number
+  readonly connects: number
+}
+
+export interface TokenStatus {
+  readonly sentLastMinute: number
+  readonly limitPerMinute: number
+  readonly waiting: { readonly click: number; readonly score: number }
+  readonly backoffUntil: number | null
+  readonly suspended: string | null
+}
+
+export interface StatusSnapshot {
+  readonly generatedAt: number
+  readonly startedAt: number
+  readonly healthy: boolean
+  /** One line per problem, each naming its place or link; empty when healthy. */
+  readonly reasons: ReadonlyArray<string>
+  readonly places: ReadonlyArray<PlaceStatus>
+  readonly token: TokenStatus
+  readonly links: ReadonlyArray<LinkStatus>
+  /** Service clock minus ours, from the last answer's Date header (±1 s resolution). */
+  readonly clockSkewMs: number | null
+  readonly thresholds: { readonly noDataAfterMs: number; readonly stuckAfterMs: number }
+}
+
