@@ -36,6 +36,6 @@ it("a backlog that waited out an outage lands in the event live when it was capt
   const state = await d.control.state()
   expect(state.events.find((e) => e.key === first.eventKey)!.scoreStream.map((s) => s["left"])).toEqual([0, 1, 2, 3])
   expect(state.events.find((e) => e.key === second.eventKey)!.scoreStream).toEqual([])
-  const backlog = (await d.control.requests()).filter((r) => r.status === 200 && r.path.startsWith("/public/events/"))
+  const backlog = (await d.control.requests()).filter((r) => r.method === "POST" && r.status === 200 && r.path.startsWith("/public/events/"))
   expect(backlog.map((r) => (r.body as { timeStamp: number }).timeStamp)).toEqual([base + 1, base + 2, base + 3])
 }, 30_000)
