@@ -6,16 +6,30 @@ import * as NodeServices from "@effect/platform-node/NodeServices"
 import { Effect } from "effect"
 import { Command } from "effect/cli"
 import { demoCommand } from "./demo/demo-command.ts"
+import { captureCommand } from "./cli/capture-command.ts"
 import { checkCommand } from "./cli/check-command.ts"
+import { doctorCommand } from "./cli/doctor-command.ts"
 import { overlayPreviewCommand } from "./cli/overlay-preview-command.ts"
 import { outboxCommand } from "./cli/outbox-command.ts"
 import { replayCommand } from "./cli/replay-command.ts"
 import { runCommand } from "./cli/run-command.ts"
 import { simCommand } from "./cli/sim-command.ts"
+import { sniffCommand } from "./cli/sniff-command.ts"
 
 const root = Command.make("scorebridge").pipe(
   Command.withDescription("Bridges venue scoreboards and courtside buttons to the Event Highlights Service"),
-  Command.withSubcommands([runCommand, checkCommand, outboxCommand, replayCommand, overlayPreviewCommand, demoCommand, simCommand])
+  Command.withSubcommands([
+    runCommand,
+    checkCommand,
+    doctorCommand,
+    sniffCommand,
+    captureCommand,
+    replayCommand,
+    overlayPreviewCommand,
+    outboxCommand,
+    demoCommand,
+    simCommand
+  ])
 )
 
 root.pipe(

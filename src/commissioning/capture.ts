@@ -1,0 +1,98 @@
+import { closeSync, fsyncSync, openSync, rmSync, writeSync } from "node:fs"
+import { Console, Deferred, Effect, Option, Schedule } from "effect"
+import { captureLine } from "../replay/capture-format.ts"
+import { CommissioningFailure, exitUsage } from "./commissioning-failure.ts"
+import { portProblem } from "./port-problem.ts"
+import { openSerialSession } from "./serial-session.ts"
+
+export interface CaptureOptions {
+  readonly path: string
+  readonly out: string
+  readonly baudRate: number
+  /** Stop after this long; undefined: until SIGINT or SIGTERM. */
+  readonly seconds: number | undefined
+  readonly progressSeconds: number
+}
+
+interface Totals {
+  /** Set once the port is open: before that there is nothing to summarise. */
+  recording: boolean
+  bytes: number
+  chunks: number
+  startedAt: number
+}
+
+/** The port went away or the file could not be written: what was recorded until then stays in the file. */
+const exitCaptureCut = 1
+
+const code = (cause: unknown): string => String((cause as { code?: unknown } | null)?.code ?? cause)
+
+const openOut = (out: string, totals: Totals) =>
+  Effect.acquireRelease(
+    Effect.try({
+      // wx: an earlier capture is evidence for support; never overwrite it.
+      try: () => openSync(out, "wx", 0o644),
+      catch: (cause) =>
+        new CommissioningFailure({
+          message: code(cause) === "EEXIST" ? `${out} already exists: choose another --out, or delete it first` : `cannot create ${out}: ${code(cause)}`,
+          exitCode: exitUsage
+        })
+    }),
+    (fd) => Effect.sync(() => {
+      fsyncSync(fd)
+      closeSync(fd)
+      // The port never opened: an empty file would only pass for a capture of a silent line.
+      if (!totals.recording) rmSync(out, { force: true })
+    })
+  )
+
+const elapsed = (totals: Totals) => `${Math.round((Date.now() - totals.startedAt) / 1000)} s`
+
+const record = Effect.fnUntraced(function*(options: CaptureOptions, totals: Totals) {
+  const fd = yield* openOut(options.out, totals)
+  const writeFailed = yield* Deferred.make<string>()
+  // Each chunk is written before the next arrives, so Ctrl-C or kill -9 loses at most the chunk in flight.
+  const session = yield* openSerialSession(options.path, options.baudRate, (chunk) => {
+    try {
+      writeSync(fd, captureLine(chunk))
+      totals.bytes += chunk.bytes.length
+      totals.chunks++
+    } catch (cause) {
+      Deferred.doneUnsafe(writeFailed, Effect.succeed(`writing ${options.out} failed: ${code(cause)}`))
+    }
+  }).pipe(Effect.mapError(portProblem))
+  totals.recording = true
+  totals.startedAt = Date.now()
+  yield* Console.log(`Recording ${options.path} at ${options.baudRate} baud into ${options.out}${options.seconds === undefined ? " until Ctrl-C" : ` for ${options.seconds} s (Ctrl-C stops earlier)`}…`)
+  yield* Effect.suspend(() => Console.log(`  ${totals.bytes} bytes in ${totals.chunks} chunks, ${elapsed(totals)}`)).pipe(
+    Effect.repeat(Schedule.spaced(options.progressSeconds * 1000)),
+    Effect.delay(options.progressSeconds * 1000),
+    Effect.forkScoped
+  )
+  const cut = yield* Effect.raceFirst(
+    Effect.map(Effect.raceFirst(session.lost, Deferred.await(writeFailed)), Option.some),
+    options.seconds === undefined ? Effect.never : Effect.as(Effect.sleep(options.seconds * 1000), Option.none<string>())
+  )
+  if (cut._tag === "Some") {
+    return yield* new CommissioningFailure({ message: `Capture cut short: ${cut.value}; what arrived until then is in ${options.out}`, exitCode: exitCaptureCut })
+  }
+})
+
+/**
+ * Records raw serial bytes with their receive times into a new NDJSON capture
+ * (`src/replay/capture-format.ts`) for `scorebridge replay` and support. The
+ * summary is printed however it ends, Ctrl-C included.
+ */
+export const capture = (options: CaptureOptions) => {
+  const totals: Totals = { recording: false, bytes: 0, chunks: 0, startedAt: Date.now() }
+  return Effect.scoped(record(options, totals)).pipe(
+    Effect.ensuring(Effect.suspend(() =>
+      !totals.recording
+        ? Effect.void
+        : Console.log([
+          `Captured ${totals.bytes} bytes in ${totals.chunks} chunks over ${elapsed(totals)} into ${options.out}.`,
+          `Replay it: scorebridge replay --protocol PROTOCOL --sport SPORT ${options.out}`
+        ].join("\n"))
+    ))
+  )
+}

@@ -1,0 +1,53 @@
+import { Deferred, Effect } from "effect"
+import { SerialPort } from "serialport"
+import type { ReceivedChunk } from "../domain/received.ts"
+import { SerialOpenError } from "../transport/serial.ts"
+
+export interface SerialSession {
+  /** Completes with the reason once the port dies (unplugged adapter, pty peer gone). */
+  readonly lost: Effect.Effect<string>
+}
+
+const describe = (err: unknown): string => (err instanceof Error ? err.message : String(err))
+
+/**
+ * One short-lived, 8N1 serial port for the commissioning tools: no reconnect,
+ * since a technician is watching. Each chunk is stamped on arrival and handed
+ * to `onChunk`; the port closes with the scope.
+ */
+export const openSerialSession = (path: string, baudRate: number, onChunk: (chunk: ReceivedChunk) => void) =>
+  Effect.gen(function*() {
+    const lost = yield* Deferred.make<string>()
+    yield* Effect.acquireRelease(
+      Effect.callback<SerialPort, SerialOpenError>((resume) => {
+        let port: SerialPort
+        try {
+          port = new SerialPort({ path, baudRate, dataBits: 8, parity: "none", stopBits: 1, autoOpen: false })
+        } catch (err) {
+          resume(Effect.fail(new SerialOpenError({ path, message: describe(err) })))
+          return
+        }
+        port.on("data", (bytes: Buffer) => onChunk({ bytes, receivedAt: Date.now() }))
+        const markLost = (reason: string) => Deferred.doneUnsafe(lost, Effect.succeed(reason))
+        port.on("close", (err: Error | null) => markLost(err ? `port lost (${err.message})` : "port closed"))
+        port.on("error", (err: Error) => markLost(`port error (${err.message})`))
+        port.open((err) => resume(err ? Effect.fail(new SerialOpenError({ path, message: describe(err) })) : Effect.succeed(port)))
+      }),
+      (port) =>
+        Effect.callback<void>((resume) => {
+          if (!port.isOpen) return resume(Effect.void)
+          port.close(() => resume(Effect.void))
+        }).pipe(Effect.timeoutOption("2 seconds"), Effect.asVoid)
+    )
+    return { lost: Deferred.await(lost) } satisfies SerialSession
+  })
+
+/** Every chunk received within `ms` of opening (fewer if the port dies first); `opened` runs once the port is open. */
+export const listenFor = (path: string, baudRate: number, ms: number, opened: Effect.Effect<void>) =>
+  Effect.scoped(Effect.gen(function*() {
+    const chunks: Array<ReceivedChunk> = []
+    const session = yield* openSerialSession(path, baudRate, (chunk) => chunks.push(chunk))
+    yield* opened
+    yield* Effect.raceFirst(Effect.sleep(ms), session.lost)
+    return chunks
+  }))

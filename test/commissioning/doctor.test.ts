@@ -1,0 +1,204 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
+import { SimulatorControl } from "../../src/simulator/control-client.ts"
+import { startSimulator, type RunningSimulator } from "../../src/simulator/index.ts"
+import { type Mosquitto, startMosquitto } from "../support/mosquitto.ts"
+import { type PtyPair, startPtyPair } from "../support/pty.ts"
+import { runCli } from "./support.ts"
+
+const token = "venue-token-7f3a9c1e5d"
+const seed = {
+  organizations: [{
+    key: "venue-org",
+    name: "Venue",
+    tokens: [token],
+    places: [{ key: "court-1", name: "Court 1", sport: "tennis" }, { key: "court-2", name: "Court 2", sport: "volleyball" }]
+  }]
+}
+
+const scratch = mkdtempSync(join(tmpdir(), "scorebridge-doctor-"))
+const state = join(scratch, "state")
+mkdirSync(state)
+
+let simulator: RunningSimulator
+let control: SimulatorControl
+let broker: Mosquitto
+let pty: PtyPair
+
+beforeAll(async () => {
+  simulator = await startSimulator({ seed, requestsPerSecond: 50, burst: 50 })
+  control = new SimulatorControl(simulator.url)
+  broker = await startMosquitto(scratch)
+  pty = await startPtyPair(scratch)
+})
+
+afterAll(async () => {
+  await pty.stop()
+  await broker.stop()
+  await simulator.close()
+  rmSync(scratch, { recursive: true, force: true })
+})
+
+beforeEach(async () => {
+  await control.clearRequests()
+})
+
+interface Setup {
+  readonly companyKey?: string | null
+  readonly serialPath?: string
+  readonly brokerUrl?: string
+  readonly court2Key?: string
+  readonly court2Sport?: string
+  readonly stateDirectory?: string
+}
+
+let configs = 0
+const configFile = (setup: Setup = {}): string => {
+  const file = join(scratch, `config-${++configs}.yaml`)
+  const companyKey = setup.companyKey === undefined ? "venue-org" : setup.companyKey
+  writeFileSync(file, `service:
+  baseUrl: ${simulator.url}
+  token:
+    env: SB_DOCTOR_TOKEN
+${companyKey === null ? "" : `  companyKey: ${companyKey}\n`}stateDirectory: ${setup.stateDirectory ?? state}
+mqtt:
+  url: ${setup.brokerUrl ?? broker.url}
+places:
+  - key: court-1
+    sport: tennis
+    scoreboard:
+      protocol: daktronics-rtd
+      serial:
+        path: ${setup.serialPath ?? pty.daemonPath}
+  - key: ${setup.court2Key ?? "court-2"}
+    sport: ${setup.court2Sport ?? "volleyball"}
+    scoreboard:
+      protocol: json
+      mqtt:
+        topics: [venue/court-2/score]
+      options:
+        framing: message
+        fields: { home: home, away: away }
+`)
+  return file
+}
+
+const doctor = (config: string, withToken = token) => runCli("doctor-cli.ts", ["--config", config], { SB_DOCTOR_TOKEN: withToken })
+
+const lineOf = (stdout: string, start: string): string | undefined => stdout.split("\n").find((line) => line.includes(start))
+
+/** The FAIL line containing `what`, with the advice line right after it. */
+const failure = (stdout: string, what: string): { readonly line: string; readonly advice: string } => {
+  const lines = stdout.split("\n")
+  const index = lines.findIndex((line) => line.startsWith("[FAIL]") && line.includes(what))
+  expect(index, `a FAIL line about ${what} in:\n${stdout}`).toBeGreaterThanOrEqual(0)
+  return { line: lines[index]!, advice: lines[index + 1] ?? "" }
+}
+
+describe("scorebridge doctor (process)", () => {
+  it("passes every check against the service, a pty and a broker, spacing its requests", async () => {
+    const run = await doctor(configFile())
+    expect(run.stdout).not.toMatch(/\[FAIL\]/u)
+    expect(run.code).toBe(0)
+    for (const check of ["config ", "token: accepted", "clock: within", "place court-1: exists", "place court-2: exists", `place court-1 scoreboard ${pty.daemonPath}: serial device`, `MQTT broker ${broker.url}: connected`, `state directory ${state}: writable`]) {
+      expect(lineOf(run.stdout, check), check).toMatch(/^\[ OK \]/u)
+    }
+    expect(run.stdout).toMatch(/All 8 checks passed\./u)
+    const requests = await control.requests()
+    expect(requests.map((r) => `${r.method} ${r.path}`)).toEqual(["GET /public/sports", "GET /public/places"])
+    // A second apart, so doctor never takes the running daemon's request budget.
+    expect(requests[1]!.at - requests[0]!.at).toBeGreaterThanOrEqual(900)
+    expect(`${run.stdout}${run.stderr}`).not.toContain(token)
+  })
+
+  it("fails the token check on a 401 with advice, skips the places, and never shows the token", async () => {
+    const wrong = "wrong-token-0123456789abcdef"
+    const run = await doctor(configFile(), wrong)
+    expect(run.code).toBe(1)
+    const { line, advice } = failure(run.stdout, "token:")
+    expect(line).toMatch(/401/u)
+    expect(advice).toMatch(/what to do: .*current API token/u)
+    expect(lineOf(run.stdout, "places:")).toMatch(/^\[SKIP\]/u)
+    expect(lineOf(run.stdout, "MQTT broker")).toMatch(/^\[ OK \]/u)
+    expect(`${run.stdout}${run.stderr}`).not.toContain(wrong)
+    expect(await control.requests({ pathPrefix: "/public/places" })).toEqual([])
+  })
+
+  it("fails a serial path that does not exist", async () => {
+    const missing = join(scratch, "no-such-adapter")
+    const run = await doctor(configFile({ serialPath: missing }))
+    expect(run.code).toBe(1)
+    const { line, advice } = failure(run.stdout, missing)
+    expect(line).toMatch(/no such device/u)
+    expect(advice).toMatch(/\/dev\/serial\/by-id/u)
+    expect(run.stdout).toMatch(/1 check\(s\) failed/u)
+  })
+
+  it("fails a serial path that is not a device", async () => {
+    const file = join(scratch, "not-a-device")
+    writeFileSync(file, "")
+    const run = await doctor(configFile({ serialPath: file }))
+    expect(run.code).toBe(1)
+    expect(failure(run.stdout, file).line).toMatch(/not a serial device \(a regular file\)/u)
+  })
+
+  it("fails when the broker is stopped", async () => {
+    await broker.stop()
+    try {
+      const run = await doctor(configFile())
+      expect(run.code).toBe(1)
+      const { line, advice } = failure(run.stdout, "MQTT broker")
+      expect(line).toMatch(/ECONNREFUSED/u)
+      expect(advice).toMatch(/is the broker running/u)
+    } finally {
+      await broker.start()
+    }
+  })
+
+  it("fails a place the organization does not have, listing the ones it has", async () => {
+    const run = await doctor(configFile({ court2Key: "court-9" }))
+    expect(run.code).toBe(1)
+    expect(failure(run.stdout, "place court-9").line).toMatch(/not among the organization's places \(court-1, court-2\)/u)
+    expect(lineOf(run.stdout, "place court-1:")).toMatch(/^\[ OK \]/u)
+  })
+
+  it("fails a place whose sport differs from the service's", async () => {
+    const run = await doctor(configFile({ court2Sport: "basketball" }))
+    expect(run.code).toBe(1)
+    const { line, advice } = failure(run.stdout, "place court-2")
+    expect(line).toMatch(/configured as basketball, but the service has it as volleyball/u)
+    expect(advice).toMatch(/sport: volleyball/u)
+  })
+
+  it("fails a companyKey of another organization", async () => {
+    const run = await doctor(configFile({ companyKey: "other-org" }))
+    expect(run.code).toBe(1)
+    expect(failure(run.stdout, "places:").advice).toMatch(/check service\.companyKey \("other-org"\)/u)
+  })
+
+  it("skips the place lookup without a companyKey, saying why, and still passes", async () => {
+    const run = await doctor(configFile({ companyKey: null }))
+    expect(run.code).toBe(0)
+    expect(lineOf(run.stdout, "places:")).toMatch(/^\[SKIP\] places: not looked up: service\.companyKey is not set/u)
+    expect(await control.requests({ pathPrefix: "/public/places" })).toEqual([])
+  })
+
+  it("fails a state directory that does not exist", async () => {
+    const missing = join(scratch, "no-state")
+    const run = await doctor(configFile({ stateDirectory: missing }))
+    expect(run.code).toBe(1)
+    expect(failure(run.stdout, "state directory").line).toMatch(/does not exist/u)
+  })
+
+  it("exits 78 with the report when the config does not load", async () => {
+    const broken = join(scratch, "broken.yaml")
+    writeFileSync(broken, "service:\n  baseUrl: ftp://nowhere\nplaces: []\n")
+    const run = await doctor(broken)
+    expect(run.code).toBe(78)
+    expect(run.stdout).toMatch(/^\[FAIL\] config .*broken\.yaml: invalid/u)
+    expect(run.stdout).toMatch(/broken\.yaml:\d+:\d+ /u)
+    expect(await control.requests()).toEqual([])
+  })
+})

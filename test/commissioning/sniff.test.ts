@@ -1,0 +1,114 @@
+import { mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest"
+import { protocols } from "../../adapters/registry.ts"
+import { seededRandom } from "../../adapters/shared/seeded-random.ts"
+import { frame } from "../../adapters/stramatel-452m/encode.ts"
+import type { Reading } from "../../src/domain/reading.ts"
+import { type PtyPair, startPtyPair, writeToPty } from "../support/pty.ts"
+import { eventually } from "../support/eventually.ts"
+import { playInLoop, runCli, startCli } from "./support.ts"
+
+const scratch = mkdtempSync(join(tmpdir(), "scorebridge-sniff-"))
+afterAll(() => rmSync(scratch, { recursive: true, force: true }))
+
+const daktronicsCapture = new Uint8Array(readFileSync("adapters/daktronics-rtd/fixtures/football-j5-capture.bin"))
+
+let pty: PtyPair
+let player: { readonly stop: () => void } | undefined
+beforeEach(async () => {
+  pty = await startPtyPair(scratch)
+})
+afterEach(async () => {
+  player?.stop()
+  player = undefined
+  await pty.stop()
+})
+
+const sniff = (...args: ReadonlyArray<string>) => runCli("sniff-cli.ts", ["--port", pty.daemonPath, "--seconds", "1", ...args])
+
+const listening = (stdout: string) => stdout.split("\n").filter((line) => line.startsWith("Listening on"))
+
+/** The JSON shown after `label` on its line, as the fields of a reading. */
+const shownReading = (stdout: string, label: string): unknown => {
+  const line = stdout.split("\n").find((l) => l.trimStart().startsWith(label))
+  expect(line, `a line starting with ${label}`).toBeDefined()
+  return JSON.parse(line!.slice(line!.indexOf("{")))
+}
+
+const fieldsOf = ({ receivedAt: _, ...fields }: Reading) => fields
+
+describe("scorebridge sniff (process)", () => {
+  it("recognises the real Daktronics capture at the first speed and prints the config to paste", async () => {
+    // Played once, from its first byte, as soon as sniff listens: the shown readings are then exactly the capture's.
+    const started = startCli("sniff-cli.ts", ["--port", pty.daemonPath, "--seconds", "1"])
+    await eventually("sniff to listen", () => (started.stdout().includes("Listening on") ? true : undefined))
+    writeToPty(pty.writerPath, daktronicsCapture)
+    const exit = await started.exited
+    const run = { code: exit.code, stdout: started.stdout() }
+    expect(run.code).toBe(0)
+    expect(listening(run.stdout)).toHaveLength(1)
+    expect(run.stdout).toMatch(/Recognised daktronics-rtd at 19200 baud: 246 frames decoded, 0 bad\./u)
+    // Each sport's sample is the last reading its layout makes from the capture.
+    for (const sport of ["basketball", "volleyball", "tennis", "football"]) {
+      const decoder = protocols["daktronics-rtd"]!.makeDecoder({ sport })
+      expect(shownReading(run.stdout, `${sport}:`), sport).toEqual(fieldsOf(decoder.push(daktronicsCapture, 0).at(-1)!))
+    }
+    expect(run.stdout).toContain([
+      "    scoreboard:",
+      "      protocol: daktronics-rtd",
+      "      serial:",
+      `        path: ${pty.daemonPath}`,
+      "        baudRate: 19200"
+    ].join("\n"))
+  })
+
+  it("recognises Stramatel frames and the sport they announce", async () => {
+    const frames = Array.from({ length: 40 }, (_, i) => frame(0x36, { home: 10 + i, away: 8, period: 2, sets: [[25, 20], [10 + i, 8]], setsWon: [1, 0], serve: "home" }))
+    player = playInLoop(pty.writerPath, new Uint8Array(Buffer.concat(frames)), 54, 10)
+    const run = await sniff("--bauds", "9600,19200")
+    expect(run.code).toBe(0)
+    expect(run.stdout).toMatch(/Recognised stramatel-452m at 9600 baud: \d+ frames decoded, 0 bad\./u)
+    expect(run.stdout).toMatch(/^ {2}sport: volleyball$/mu)
+    expect(shownReading(run.stdout, "sample reading:")).toMatchObject({ away: 8, period: 2, setsWon: [1, 0], serve: "home" })
+    expect(run.stdout).toMatch(/^ {4}sport: volleyball\n {4}scoreboard:\n {6}protocol: stramatel-452m/mu)
+    expect(listening(run.stdout)).toHaveLength(1)
+  })
+
+  it("says text lines and JSON lines need a field map, with a sample line", async () => {
+    player = playInLoop(pty.writerPath, new TextEncoder().encode("12,9,2\r\n13,9,2\r\n"), 8, 20)
+    const lines = await sniff()
+    expect(lines.code).toBe(0)
+    expect(lines.stdout).toMatch(/Looks like text lines at 19200 baud \(\d+ lines\), e\.g\.:\n {2}1[23],9,2\n/u)
+    expect(lines.stdout).toMatch(/protocol: lines/u)
+    player.stop()
+    player = playInLoop(pty.writerPath, new TextEncoder().encode('{"home":3,"away":1}\n'), 10, 20)
+    const json = await sniff()
+    expect(json.stdout).toMatch(/Looks like JSON lines at 19200 baud .*\n {2}\{"home":3,"away":1\}\n/u)
+    expect(json.stdout).toMatch(/protocol: json/u)
+  })
+
+  it("tries every speed given, then says what to check, when nothing arrives", async () => {
+    const run = await sniff("--bauds", "19200,9600")
+    expect(run.code).toBe(1)
+    expect(listening(run.stdout).map((line) => line.match(/at (\d+) baud/u)?.[1])).toEqual(["19200", "9600"])
+    expect(run.stdout.match(/nothing received/gu)).toHaveLength(2)
+    expect(run.stdout).toMatch(/Nothing arrived at any speed/u)
+  })
+
+  it("reports bytes no decoder reads, as at a wrong speed", async () => {
+    // What a line at the wrong speed looks like: bytes without structure.
+    player = playInLoop(pty.writerPath, seededRandom(6).bytes(8192))
+    const run = await sniff("--bauds", "19200")
+    expect(run.code).toBe(1)
+    expect(run.stdout).toMatch(/\d+ bytes, nothing recognised/u)
+    expect(run.stdout).toMatch(/Bytes arrived but no decoder read them/u)
+  })
+
+  it("exits 2 explaining a port that does not exist", async () => {
+    const run = await runCli("sniff-cli.ts", ["--port", join(scratch, "ttyGone"), "--seconds", "1"])
+    expect(run.code).toBe(2)
+    expect(run.stderr).toMatch(/\[FAIL\] serial port .*ttyGone: no such device/u)
+  })
+})
