@@ -41,6 +41,7 @@ export const demoCommand = Command.make(
       `  simulator   ${sim.url} (demo token, 1 request/s per token like the real service)`,
       `  event       ${event.eventKey} live on court-1`,
       `  outbox      ${stateDirectory}/outbox.sqlite`,
+      `  status      http://${config.status.listen}/ while the demo runs`,
       ""
     ].join("\n"))
 
