@@ -52,10 +52,18 @@ export const serviceDeliverer = (options: DelivererOptions = {}) =>
     // press time, the place's active event is looked up now.
     const deliverClick = Effect.fnUntraced(function*(item: OutboxItem) {
       const body = item.payload as ClickBody
+      const lookedUp = item.eventKey === null
       const eventKey = item.eventKey ?? Option.getOrNull(yield* client.activeEventKey(item.place))
       if (eventKey === null) {
         yield* events.learn(item.place, null)
         return Outcome.warning(`no event running on ${item.place}: the press made no highlight`)
+      }
+      if (lookedUp) {
+        // The look-up spent the granted slot: posting at once would be a second request in it,
+        // a 429 at a 1 request/s limit, on every retry, until the click is missed.
+        yield* events.learn(item.place, eventKey)
+        yield* budget.finished
+        yield* budget.acquire("click")
       }
       yield* outbox.markSending(item.id, eventKey).pipe(Effect.orDie)
       const answer = yield* client.postClick(eventKey, body)
@@ -98,7 +106,10 @@ export const serviceDeliverer = (options: DelivererOptions = {}) =>
 
     // The slot the scheduler granted pays for the look-up; the resend asks for another one.
     const reconciled = Effect.fnUntraced(function*(item: OutboxItem) {
-      const found = yield* reconcile(client, item, yield* eventOfDoubt(item))
+      const found = yield* reconcile(client, item, yield* eventOfDoubt(item)).pipe(
+        // An event that is gone cannot hold the item: send it, and let the service say what it thinks.
+        Effect.catchTag("NotFound", () => Effect.succeed(Option.none()))
+      )
       if (Option.isSome(found)) {
         yield* Effect.logInfo(`${item.kind} #${item.id} for ${item.place} was already received by the service: not resent`)
         return Option.some(Outcome.delivered(found.value))
@@ -114,17 +125,23 @@ export const serviceDeliverer = (options: DelivererOptions = {}) =>
     const deliver = (item: OutboxItem): Effect.Effect<Outcome> =>
       Effect.gen(function*() {
         if (item.sentAt !== null && item.kind !== "undo") {
-          const already = yield* reconciled(item)
+          const already = yield* reconciled(item).pipe(
+            // Whatever stops the look-up, the item stays in doubt: the next attempt looks again.
+            Effect.catch((error: ServiceError) => Effect.fail(stillInDoubt(outcomeOf(error))))
+          )
           if (Option.isSome(already)) return already.value
         }
-        return yield* send(item)
-      }).pipe(Effect.catch((error: ServiceError) => Effect.succeed(outcomeOf(error))))
+        return yield* send(item).pipe(Effect.catch((error: ServiceError) => Effect.succeed(outcomeOf(error))))
+      }).pipe(Effect.catch((outcome: Outcome) => Effect.succeed(outcome)))
 
     return Deliverer.of({
       deliver,
       probe: client.sports.pipe(Effect.as(true), Effect.catch(() => Effect.succeed(false)))
     })
   }))
+
+const stillInDoubt = (outcome: Outcome): Outcome =>
+  outcome._tag === "Retry" ? { ...outcome, inDoubt: true } : Outcome.retry("transient", outcome._tag === "Dead" ? outcome.error : "reconciliation failed", true)
 
 const outcomeOf = (error: ServiceError): Outcome => {
   const text = error.message
