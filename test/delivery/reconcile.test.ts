@@ -56,6 +56,20 @@ describe("unknown outcomes are reconciled, not blindly resent", () => {
     expect(posts).toHaveLength(1)
   }, 30_000)
 
+  it("stays in doubt when the read-back itself fails: looks again rather than resending", async () => {
+    const d = (delivery = await startDelivery(10))
+    const { eventKey } = await d.control.startEvent("court-1")
+    await d.control.injectFault({ kind: "reset-after-apply", count: 1, pathPrefix: `/public/events/${eventKey}/clicks` })
+    await d.control.injectFault({ kind: "status", status: 503, count: 1, pathPrefix: `/public/events/${eventKey}` })
+    const pressedAt = Date.now()
+    const click = await d.append({ place: "court-1", kind: "click", eventKey, payload: { timeStamp: pressedAt, metadata: { clickId: "press-44" } }, createdAt: pressedAt })
+    await waitFor(async () => (await d.run(outboxState(click.id))) === "delivered", 15_000, "the click settled")
+    const requests = await d.control.requests()
+    expect(requests.filter((r) => r.method === "GET" && r.path === `/public/events/${eventKey}`).map((r) => r.status)).toEqual([503, 200])
+    expect(requests.filter((r) => r.path.endsWith("/clicks"))).toHaveLength(1)
+    expect((await d.control.state()).events.find((e) => e.key === eventKey)!.moments).toHaveLength(1)
+  }, 30_000)
+
   it("a request that never reached the service (connection reset before apply) is sent again", async () => {
     const d = (delivery = await startDelivery(10))
     const { eventKey } = await d.control.startEvent("court-1")
