@@ -1,0 +1,125 @@
+import { type ChildProcess, spawn } from "node:child_process"
+import { existsSync, readFileSync } from "node:fs"
+import { join } from "node:path"
+import { pathToFileURL } from "node:url"
+
+const root = join(import.meta.dirname, "..")
+const cli = join(root, "bin/scorebridge")
+const probe = join(import.meta.dirname, "heap-probe.ts")
+
+export interface LogLine {
+  readonly level: number
+  readonly time: number
+  readonly msg: string
+}
+
+export interface HeapSample {
+  readonly at: number
+  readonly heapUsed: number
+  readonly rss: number
+}
+
+export interface Daemon {
+  readonly pid: number
+  /** Date.now() just before spawn. */
+  readonly spawnedAt: number
+  readonly logs: () => ReadonlyArray<LogLine>
+  readonly stderr: () => string
+  readonly exited: () => boolean
+  /** VmRSS and VmHWM (peak) in MB, from /proc. */
+  readonly rssMb: () => { readonly rss: number; readonly peak: number }
+  /** Asks the preloaded probe for a post-GC heap figure; resolves with it. */
+  readonly heapSample: () => Promise<HeapSample>
+  /** SIGTERM, SIGKILL after `graceMs`; resolves once it has exited. */
+  readonly stop: (graceMs?: number) => Promise<void>
+}
+
+/**
+ * `bin/scorebridge run --config FILE` as its own process, as systemd runs it. Its pino lines
+ * (stdout) are kept parsed; its heap is read through `heap-probe.ts`, preloaded with
+ * `--expose-gc` through NODE_OPTIONS.
+ */
+export const startDaemon = (config: string, env: Readonly<Record<string, string>>, heapFile: string): Daemon => {
+  const spawnedAt = Date.now()
+  const child: ChildProcess = spawn(cli, ["run", "--config", config], {
+    stdio: ["ignore", "pipe", "pipe"],
+    env: {
+      ...process.env,
+      ...env,
+      NODE_OPTIONS: `--expose-gc --import=${pathToFileURL(probe).href}`,
+      SCOREBRIDGE_BENCH_HEAP_FILE: heapFile
+    }
+  })
+  const logs: Array<LogLine> = []
+  let partial = ""
+  let stderr = ""
+  child.stdout!.setEncoding("utf8")
+  child.stdout!.on("data", (text: string) => {
+    const lines = (partial + text).split("\n")
+    partial = lines.pop() ?? ""
+    for (const line of lines) {
+      if (line.trim() === "") continue
+      try {
+        logs.push(JSON.parse(line) as LogLine)
+      } catch {
+        logs.push({ level: 0, time: Date.now(), msg: line })
+      }
+    }
+  })
+  child.stderr!.setEncoding("utf8")
+  child.stderr!.on("data", (text: string) => {
+    stderr = (stderr + text).slice(-8_000)
+  })
+  let done = child.exitCode !== null
+  const exitedPromise = new Promise<void>((resolve) => {
+    child.once("exit", () => {
+      done = true
+      resolve()
+    })
+  })
+  // If the bench itself dies, the daemon must not outlive it.
+  const killOnExit = () => child.kill("SIGKILL")
+  process.once("exit", killOnExit)
+  const pid = child.pid!
+
+  const status = (field: string): number => {
+    const text = readFileSync(`/proc/${pid}/status`, "utf8")
+    const kb = new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(text)?.[1]
+    if (kb === undefined) throw new Error(`no ${field} in /proc/${pid}/status`)
+    return Number(kb) / 1024
+  }
+
+  const heapSample = async (): Promise<HeapSample> => {
+    const before = existsSync(heapFile) ? readFileSync(heapFile, "utf8").split("\n").filter(Boolean).length : 0
+    child.kill("SIGUSR2")
+    for (let tries = 0; tries < 100; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 20))
+      const lines = existsSync(heapFile) ? readFileSync(heapFile, "utf8").split("\n").filter(Boolean) : []
+      if (lines.length > before) {
+        const sample = JSON.parse(lines.at(-1)!) as HeapSample & { gc: boolean }
+        if (!sample.gc) throw new Error("the daemon's heap probe has no gc(): --expose-gc did not reach it")
+        return sample
+      }
+    }
+    throw new Error(`the daemon's heap probe did not answer SIGUSR2 within 2 s (is it preloaded?); stderr: ${stderr}`)
+  }
+
+  return {
+    pid,
+    spawnedAt,
+    logs: () => logs,
+    stderr: () => stderr,
+    exited: () => done,
+    rssMb: () => ({ rss: status("VmRSS"), peak: status("VmHWM") }),
+    heapSample,
+    stop: async (graceMs = 6_000) => {
+      if (!done) {
+        child.kill("SIGTERM")
+        const timer = setTimeout(() => child.kill("SIGKILL"), graceMs)
+        await exitedPromise
+        clearTimeout(timer)
+      }
+      process.off("exit", killOnExit)
+    }
+  }
+}

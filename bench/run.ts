@@ -1,0 +1,196 @@
+/**
+ * The daemon's performance figures (issue #7): latency of presses and score changes, drain rate,
+ * memory and start-up of `bin/scorebridge run` as a separate process serving 8 places, plus the
+ * decoders' throughput in-process. Prints figures as it goes and, last, one JSON line.
+ *
+ *   npm run bench                      # about 7 minutes
+ *   npm run bench -- --soak 60         # steady phase of 60 minutes for the heap slope
+ */
+import { mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { cpus, freemem, totalmem, tmpdir } from "node:os"
+import { join } from "node:path"
+import { parseArgs } from "node:util"
+import { makeCleanup } from "./cleanup.ts"
+import { startDaemon } from "./daemon-process.ts"
+import { measureDecoder } from "./decode-throughput.ts"
+import { accepted, allRequests, type Matched, matchClicks, matchScores, pendingScores } from "./deliveries.ts"
+import { drainRate, runSaturated } from "./saturated.ts"
+import { percentiles, round1, round2, round3, sleep, slope } from "./stats.ts"
+import { readyDefinition, waitUntilReady } from "./startup.ts"
+import { runSteady, startTicking } from "./steady.ts"
+import { pressButton, requestsPerSecond, startVenue, token, type Venue, writeScoreChange } from "./venue.ts"
+
+const { values: args } = parseArgs({
+  options: {
+    soak: { type: "string", default: "2.5" },
+    backlog: { type: "string", default: "24" }
+  }
+})
+const soakMinutes = Number(args.soak)
+const backlogPerPlace = Number(args.backlog)
+if (!(soakMinutes > 0 && soakMinutes <= 24 * 60) || !(Number.isInteger(backlogPerPlace) && backlogPerPlace > 0 && backlogPerPlace <= 200)) {
+  process.stderr.write("usage: node bench/run.ts [--soak MINUTES (0–1440, default 2.5)] [--backlog ENTRIES_PER_PLACE (default 24)]\n")
+  process.exit(64)
+}
+const placeCount = 8
+const say = (text: string) => process.stdout.write(`${text}\n`)
+const mb = (bytes: number) => bytes / 2 ** 20
+
+/** Waits until the outbox is empty and the simulator has seen nothing for `quietMs` (startup look-ups, warm-up). */
+const settle = async (venue: Venue, quietMs: number, timeoutMs: number): Promise<void> => {
+  const deadline = Date.now() + timeoutMs
+  while (Date.now() < deadline) {
+    const pending = [...pendingScores(venue).values()].reduce((n, c) => n + c, 0)
+    const last = (await allRequests(venue)).at(-1)
+    if (pending === 0 && (last === undefined || Date.now() - last.at >= quietMs)) return
+    await sleep(250)
+  }
+  throw new Error(`the daemon did not settle within ${timeoutMs} ms (outbox not empty or requests still going out)`)
+}
+
+const machine = () => {
+  const cpu = readFileSync("/proc/cpuinfo", "utf8").match(/^model name\s*:\s*(.*)$/m)?.[1] ?? "unknown"
+  return { nproc: cpus().length, cpu, memoryGb: round1(totalmem() / 2 ** 30), freeGb: round1(freemem() / 2 ** 30), node: process.version }
+}
+
+/** The slowest sample split at the daemon's receive stamp: where a tail latency was spent. */
+const worst = (matched: Matched): string => {
+  if (matched.latencies.length === 0) return ""
+  const i = matched.latencies.indexOf(Math.max(...matched.latencies))
+  const before = matched.beforeStamp[i]!
+  return `; slowest: ${before} ms until the daemon stamped it, ${matched.latencies[i]! - before} ms from there to the simulator`
+}
+
+const main = async () => {
+  const startedAt = Date.now()
+  const host = machine()
+  say(`scorebridge bench — ${host.nproc} CPUs (${host.cpu}), ${host.memoryGb} GB RAM (${host.freeGb} GB free), Node ${host.node}`)
+  say(`load average at start: ${readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")} (other work on this machine skews latency)`)
+
+  say("\n[1/5] decoders, in-process (target ≥ 1.5 MB/s each)")
+  const decode: Record<string, number> = {}
+  for (const protocol of ["daktronics-rtd", "stramatel-452m", "lines", "json"] as const) {
+    const figure = measureDecoder(protocol)
+    decode[protocol] = round2(figure.mbPerS)
+    say(`  ${protocol.padEnd(15)} ${figure.mbPerS.toFixed(1).padStart(7)} MB/s  (${figure.frames} frames, ${figure.readings} readings)`)
+  }
+
+  const cleanup = makeCleanup()
+  try {
+    const dir = mkdtempSync(join(tmpdir(), "scorebridge-bench-"))
+    cleanup.defer(() => rmSync(dir, { recursive: true, force: true }))
+
+    say(`\n[2/5] venue: simulator at ${requestsPerSecond} request/s, mosquitto, ${placeCount} socat pty pairs; daemon start-up`)
+    const venue = await startVenue(cleanup, dir, placeCount)
+    const daemon = startDaemon(venue.configPath, { SCOREBRIDGE_TOKEN: token }, join(dir, "heap.ndjson"))
+    cleanup.defer(() => daemon.stop())
+    const startupMs = await waitUntilReady(daemon, placeCount)
+    say(`  start-up ${startupMs} ms (${readyDefinition})`)
+
+    const stopTicking = startTicking(venue)
+    cleanup.defer(stopTicking)
+    // One change and one press per place: JIT, connections and the live-event look-ups warm up,
+    // and a press that never arrives here means a subscription is not live.
+    for (const place of venue.places) {
+      writeScoreChange(place)
+      await pressButton(venue, place)
+      await sleep(50)
+    }
+    await settle(venue, 2_500, 90_000)
+    const warmClicks = (await allRequests(venue)).filter((r) => r.path.endsWith("/clicks") && accepted(r)).length
+    if (warmClicks < placeCount) throw new Error(`only ${warmClicks} of ${placeCount} warm-up presses became clicks`)
+    say(`  warmed up and quiet after ${Math.round((Date.now() - startedAt) / 1000)} s`)
+
+    say(`\n[3/5] steady state for ${soakMinutes} min: one score change or press every 1.2 s, clock frames every 250 ms on every place`)
+    const steady = await runSteady(venue, daemon, {
+      durationMs: soakMinutes * 60_000,
+      heapEveryMs: soakMinutes > 10 ? 60_000 : 10_000,
+      heapAfterMs: Math.min(30_000, soakMinutes * 60_000 * 0.2),
+      onProgress: say
+    })
+    await settle(venue, 1_500, 30_000)
+    const steadyRequests = await allRequests(venue)
+    const clickIdle = matchClicks(steadyRequests, steady.presses)
+    const scoreIdle = matchScores(steadyRequests, steady.writes)
+    const clickIdleP = percentiles(clickIdle.latencies)
+    const scoreIdleP = percentiles(scoreIdle.latencies)
+    say(`  click idle: p50 ${clickIdleP.p50} ms, p99 ${clickIdleP.p99} ms, max ${clickIdleP.max} ms (n=${clickIdleP.n}, lost ${clickIdle.lost})${worst(clickIdle)}`)
+    say(`  score idle: p50 ${scoreIdleP.p50} ms, p99 ${scoreIdleP.p99} ms, max ${scoreIdleP.max} ms (n=${scoreIdleP.n}, lost ${scoreIdle.lost})${worst(scoreIdle)}`)
+    const heapPoints = steady.heap.map((s) => ({ x: (s.at - steady.heap[0]!.at) / 3_600_000, y: mb(s.heapUsed) }))
+    const heapGrowth = slope(heapPoints)
+    const rssSorted = [...steady.rssMb].sort((a, b) => a - b)
+    const rssMb = rssSorted[Math.floor(rssSorted.length / 2)] ?? daemon.rssMb().rss
+    const heapSpanMin = heapPoints.length < 2 ? 0 : heapPoints.at(-1)!.x * 60
+    say(`  daemon heap after GC: ${heapPoints.map((p) => p.y.toFixed(2)).join(" ")} MB → ${heapGrowth.toFixed(2)} MB/h over ${heapSpanMin.toFixed(1)} min`)
+    say(`  daemon RSS (median of steady samples): ${rssMb.toFixed(1)} MB`)
+
+    say(`\n[4/5] saturated: ${backlogPerPlace} score changes on every place at once, presses while the backlog drains`)
+    const saturated = await runSaturated(venue, { perPlace: backlogPerPlace, onProgress: say })
+    const clickSat = matchClicks(saturated.requests, saturated.presses)
+    const backlogScores = matchScores(saturated.requests, saturated.backlog)
+    const clickSatP = percentiles(clickSat.latencies)
+    const drain = drainRate(saturated)
+    say(`  drained: ${saturated.drained ? "yes" : "NO (deadline)"}; backlog entries delivered ${backlogScores.latencies.length}/${saturated.backlog.length}`)
+    say(`  click saturated: p50 ${clickSatP.p50} ms, p99 ${clickSatP.p99} ms, max ${clickSatP.max} ms (n=${clickSatP.n}, lost ${clickSat.lost})${worst(clickSat)}`)
+    say(`  drain: ${drain.requests} requests in ${drain.seconds.toFixed(1)} s = ${drain.perSecond.toFixed(3)}/s (allowed ${requestsPerSecond}/s)`)
+
+    stopTicking()
+    const everything = await allRequests(venue)
+    const http429 = everything.filter((r) => r.status === 429).length
+    // Each 429 with the request before it: two requests inside one rate slot name the culprit.
+    for (const [i, r] of everything.entries()) {
+      const previous = everything[i - 1]
+      if (r.status !== 429 || previous === undefined) continue
+      say(`  429: ${r.method} ${r.path}, ${r.at - previous.at} ms after ${previous.method} ${previous.path} (${previous.status})`)
+    }
+    const rssEnd = daemon.rssMb()
+    const daemonLogs = daemon.logs()
+    const warnings = daemonLogs.filter((l) => l.level >= 40).length
+    await daemon.stop()
+
+    say("\n[5/5] summary against the targets of issue #7")
+    const checks: Array<[string, boolean, string]> = [
+      ["click saturated p99 ≤ 1050 ms", clickSatP.p99 <= 1050, `${clickSatP.p99} ms`],
+      ["click idle p99 ≤ 20 ms", clickIdleP.p99 <= 20, `${clickIdleP.p99} ms`],
+      ["score idle p50 ≤ 10 ms", scoreIdleP.p50 <= 10, `${scoreIdleP.p50} ms`],
+      ["score idle p99 ≤ 25 ms", scoreIdleP.p99 <= 25, `${scoreIdleP.p99} ms`],
+      ["drain ratio ≥ 0.95", drain.perSecond / requestsPerSecond >= 0.95, round3(drain.perSecond / requestsPerSecond).toString()],
+      ["http 429 = 0", http429 === 0, String(http429)],
+      ["rss ≤ 85 MB", rssMb <= 85, `${rssMb.toFixed(1)} MB`],
+      ["heap growth ≤ 1 MB/h", heapGrowth <= 1, `${heapGrowth.toFixed(2)} MB/h (${heapSpanMin.toFixed(1)} min of samples)`],
+      ["decoders ≥ 1.5 MB/s", Object.values(decode).every((v) => v >= 1.5), `min ${Math.min(...Object.values(decode))} MB/s`],
+      ["start-up ≤ 1500 ms", startupMs <= 1500, `${startupMs} ms`]
+    ]
+    for (const [target, met, figure] of checks) say(`  ${met ? "met   " : "MISSED"} ${target.padEnd(32)} ${figure}`)
+    say(`  daemon warnings/errors logged: ${warnings}; bench took ${Math.round((Date.now() - startedAt) / 1000)} s`)
+
+    say(JSON.stringify({
+      click_latency_ms_idle: { p50: clickIdleP.p50, p99: clickIdleP.p99, max: clickIdleP.max, n: clickIdleP.n, lost: clickIdle.lost },
+      click_latency_ms_saturated: { p50: clickSatP.p50, p99: clickSatP.p99, max: clickSatP.max, n: clickSatP.n, lost: clickSat.lost },
+      score_latency_ms_idle: { p50: scoreIdleP.p50, p99: scoreIdleP.p99, max: scoreIdleP.max, n: scoreIdleP.n, lost: scoreIdle.lost },
+      drain_rate_ratio: round3(drain.perSecond / requestsPerSecond),
+      drain: { requests: drain.requests, seconds: round1(drain.seconds), drained: saturated.drained, backlog: saturated.backlog.length },
+      http_429_count: http429,
+      rss_mb: round1(rssMb),
+      rss_peak_mb: round1(rssEnd.peak),
+      heap_growth_mb_per_hour: round2(heapGrowth),
+      heap_method: `post-GC heapUsed of the daemon (preloaded bench/heap-probe.ts, --expose-gc, SIGUSR2), ${heapPoints.length} samples over ${heapSpanMin.toFixed(1)} min, least-squares slope`,
+      heap_used_mb_last: heapPoints.length === 0 ? null : round2(heapPoints.at(-1)!.y),
+      decode_mb_per_s: decode,
+      startup_ms: startupMs,
+      startup_definition: readyDefinition,
+      places: placeCount,
+      requests_per_second: requestsPerSecond,
+      soak_minutes: soakMinutes,
+      machine: host,
+      duration_s: Math.round((Date.now() - startedAt) / 1000)
+    }))
+  } finally {
+    await cleanup.releaseAll()
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`bench failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`)
+  process.exitCode = 1
+})

@@ -1,0 +1,90 @@
+import type { RecordedRequest } from "../src/simulator/control-client.ts"
+import { accepted, allRequests, type Press, pendingScores, type ScoreWrite } from "./deliveries.ts"
+import { sleep } from "./stats.ts"
+import { pressButton, type Venue, writeScoreChange } from "./venue.ts"
+
+/** A press this often while the backlog drains; each costs a slot the scores do not get. */
+const pressEveryMs = 4_000
+/** Presses count as "saturated" only while every place still has at least this many entries waiting. */
+const minimumBacklog = 2
+
+export interface SaturatedResult {
+  readonly presses: ReadonlyArray<Press>
+  readonly backlog: ReadonlyArray<ScoreWrite>
+  /** Every request the simulator saw from the first backlog write to the drain's end. */
+  readonly requests: ReadonlyArray<RecordedRequest>
+  readonly drained: boolean
+  readonly startedAt: number
+}
+
+/**
+ * Writes `perPlace` score changes to every pty (a burst, like a console catching up after the
+ * network was down) so each place's lane holds dozens of entries, then presses buttons while
+ * the outbox drains at the token's 1 request/s.
+ */
+export const runSaturated = async (
+  venue: Venue,
+  { perPlace, onProgress }: { readonly perPlace: number; readonly onProgress: (text: string) => void }
+): Promise<SaturatedResult> => {
+  const startedAt = Date.now()
+  const backlog: Array<ScoreWrite> = []
+  for (let k = 0; k < perPlace; k++) {
+    for (const place of venue.places) {
+      backlog.push({ place, ...writeScoreChange(place) })
+      // Distinct frames, not one chunk: each change is its own reading and entry.
+      await sleep(2)
+    }
+  }
+  onProgress(`  wrote ${backlog.length} score changes (${perPlace} per place) in ${Date.now() - startedAt} ms`)
+
+  const presses: Array<Press> = []
+  // The drain takes one slot per entry and per press; allow half as much again before giving up.
+  const deadline = Date.now() + (backlog.length * 1_000 + 60_000) * 1.5
+  let nextPressAt = Date.now() + 1_500
+  let nextReportAt = Date.now() + 30_000
+  let placeIndex = 0
+  let drained = false
+  while (Date.now() < deadline) {
+    const pending = pendingScores(venue)
+    const total = [...pending.values()].reduce((n, c) => n + c, 0)
+    if (total === 0 && Date.now() - startedAt > 2_000) {
+      drained = true
+      break
+    }
+    const everyPlaceBacklogged = venue.places.every((p) => (pending.get(p.key) ?? 0) >= minimumBacklog)
+    if (Date.now() >= nextPressAt && everyPlaceBacklogged) {
+      nextPressAt += pressEveryMs
+      const place = venue.places[placeIndex++ % venue.places.length]!
+      presses.push({ place, publishedAt: await pressButton(venue, place) })
+    }
+    if (Date.now() >= nextReportAt) {
+      nextReportAt += 30_000
+      onProgress(`  ${Math.round((Date.now() - startedAt) / 1000)} s: ${total} entries still pending, ${presses.length} presses so far`)
+    }
+    await sleep(250)
+  }
+  const requests = (await allRequests(venue)).filter((r) => r.at >= startedAt)
+  return { presses, backlog, requests, drained, startedAt }
+}
+
+export interface DrainRate {
+  /** Accepted requests per second from the first to the last backlog entry delivered. */
+  readonly perSecond: number
+  readonly requests: number
+  readonly seconds: number
+}
+
+/**
+ * The drain: from the first accepted request after the burst to the last backlog entry's
+ * delivery, every accepted request (scores and the presses' clicks both spend the budget).
+ */
+export const drainRate = (result: SaturatedResult): DrainRate => {
+  const ok = result.requests.filter(accepted)
+  const scorePaths = new Set(result.backlog.flatMap((w) => [`/public/places/${w.place.key}/score`, `/public/events/${w.place.eventKey}/score`]))
+  const lastScore = ok.findLast((r) => r.method === "POST" && scorePaths.has(r.path))
+  if (ok.length < 2 || lastScore === undefined) return { perSecond: Number.NaN, requests: ok.length, seconds: 0 }
+  const window = ok.filter((r) => r.at <= lastScore.at)
+  const seconds = (lastScore.at - window[0]!.at) / 1000
+  // n requests span n − 1 intervals.
+  return { perSecond: (window.length - 1) / seconds, requests: window.length, seconds }
+}
