@@ -3,11 +3,15 @@ import { defineConfig } from "vitest/config"
 export default defineConfig({
   test: {
     include: ["test/**/*.test.ts", "adapters/**/*.test.ts", "src/**/*.test.ts"],
-    exclude: ["test/faults/**", "node_modules/**"],
+    // test/faults/** runs here in its short mode (FAULTS unset); npm run test:faults is the long one.
+    exclude: ["node_modules/**"],
     // Two cores: keep parallelism modest so timing-sensitive tests stay honest.
     pool: "forks",
     maxWorkers: 2,
     testTimeout: 30_000,
-    hookTimeout: 30_000
+    hookTimeout: 30_000,
+    // Processes started through bin/scorebridge run the sources under test, never a stale bundle;
+    // test/cli/bundle.test.ts checks the bundle that npm ci builds.
+    env: { SCOREBRIDGE_FROM_SOURCE: "1" }
   }
 })

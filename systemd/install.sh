@@ -8,7 +8,7 @@
 # terminal when none is stored yet). It is never a command-line argument: those show in `ps`.
 #
 #   --root DIR   prefix every path with DIR and call no systemctl: for tests and image builds
-#   --skip-npm   do not run `npm ci --omit=dev` (the pinned Node 24 comes with it)
+#   --skip-npm   do not run npm (`npm ci` brings the pinned Node 24 and builds dist/; then dev tools are pruned)
 #   --dry-run    print each action instead of doing it
 set -euo pipefail
 
@@ -94,12 +94,14 @@ if [[ -z "$token" && ! -f "$token_path" ]]; then die "no token given and none st
 # --- program files: world-readable, root-owned; the service's dynamic user only reads them ---
 umask 022
 run install -d -m 0755 "$opt"
-for item in bin src adapters config systemd package.json package-lock.json README.md; do
+for item in bin src adapters config systemd scripts package.json package-lock.json README.md; do
   run rm -rf "${opt:?}/$item"
   run cp -R "$repo/$item" "$opt/$item"
 done
 if [[ -z "$skip_npm" ]]; then
-  run npm --prefix "$opt" ci --omit=dev --no-audit --no-fund
+  # Full install first: its prepare script bundles dist/scorebridge.mjs with the dev-only esbuild.
+  run npm --prefix "$opt" ci --no-audit --no-fund
+  run npm --prefix "$opt" prune --omit=dev --no-audit --no-fund
 fi
 
 # --- config: written once from the example, never overwritten (it is the venue's) ---

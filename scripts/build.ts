@@ -1,0 +1,19 @@
+// Bundles the CLI into one ES module, dist/scorebridge.mjs: no type stripping at start-up and
+// only the parts of `effect` the bridge uses. Measured on the mini-PC class machine: start-up
+// 0.4 s instead of 1.0 s, peak RSS of `--help` 105 MB instead of 160 MB (see README, Performance).
+import { build } from "esbuild"
+
+await build({
+  entryPoints: ["src/cli.ts"],
+  outfile: "dist/scorebridge.mjs",
+  bundle: true,
+  platform: "node",
+  format: "esm",
+  target: "node24",
+  // Native bindings and packages that load files or workers by path stay in node_modules.
+  external: ["serialport", "@serialport/*", "mqtt", "pino", "yaml", "playwright-core"],
+  // Bundled CommonJS code calls require(); give the ES module one.
+  banner: { js: "import { createRequire as scorebridgeRequire } from 'node:module'; const require = scorebridgeRequire(import.meta.url);" },
+  legalComments: "none",
+  logLevel: "warning"
+})
