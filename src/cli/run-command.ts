@@ -1,5 +1,6 @@
 import { Console, Effect, Layer } from "effect"
 import { Command } from "effect/cli"
+import { awaitOutbox } from "../daemon/outbox-retry.ts"
 import { hangups, prepare, serveWithReload } from "../daemon/reload.ts"
 import { exitCleanlyOnSigterm } from "../daemon/stop-on-sigterm.ts"
 import { SystemdNotify } from "../daemon/systemd-notify.ts"
@@ -21,7 +22,7 @@ export const runCommand = Command.make(
         return
       }
       const initial = prepared.success
-      yield* serveWithReload(path, initial, signals).pipe(
+      yield* Effect.andThen(awaitOutbox(initial.config.stateDirectory), serveWithReload(path, initial, signals)).pipe(
         Effect.provide(Layer.merge(SystemdNotify.layer, pinoLoggerLayer(initial.config.log.level)))
       )
     }).pipe(Effect.scoped, Effect.ensuring(done))

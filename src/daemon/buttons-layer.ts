@@ -79,8 +79,8 @@ export const buttonsLayer = (config: Config) =>
         // A press the broker would redeliver is retried until stored, then acknowledged.
         const result = redeliverable
           ? yield* handlePress(route.settings, press, route.action).pipe(
-            Effect.filterOrFail((r) => r._tag !== "NotStored"),
-            Effect.tapError(() => Effect.logError(`${route.settings.place}: press not stored yet, not acknowledged to the broker; retrying`)),
+            Effect.flatMap((r) => r._tag === "NotStored" ? Effect.fail(r.error) : Effect.succeed(r)),
+            Effect.tapError((reason) => Effect.logError(`${route.settings.place}: press not stored (${reason}), not acknowledged to the broker; retrying`)),
             Effect.retry(Schedule.spaced("1 second")),
             Effect.orDie
           )

@@ -1,6 +1,7 @@
 import { Context, Effect, Exit, Layer, Queue, type Redacted, Scope } from "effect"
-import { loadConfig } from "../config/load.ts"
+import { ConfigError, loadConfig } from "../config/load.ts"
 import type { Config } from "../config/schema.ts"
+import type { SecretRef } from "../config/secret-ref.ts"
 import { resolveSecret } from "../config/secrets.ts"
 import { pinoLoggerLayer } from "../observability/logger.ts"
 import { daemonLayer } from "./daemon-layer.ts"
@@ -19,7 +20,13 @@ export interface Prepared {
 export const prepare = (path: string) =>
   Effect.gen(function*() {
     const config = yield* loadConfig(path)
-    const token = yield* resolveSecret(config.service.token, "service.token")
+    // A secret that cannot be read is a config problem: named with the file, exit 78, nothing starts.
+    const secret = (ref: SecretRef, what: string) =>
+      resolveSecret(ref, what).pipe(
+        Effect.mapError((error) => new ConfigError({ file: path, problems: [{ path: error.what, message: error.reason }] }))
+      )
+    const token = yield* secret(config.service.token, "service.token")
+    if (config.mqtt?.password !== undefined) yield* secret(config.mqtt.password, "mqtt.password")
     return { config, token } satisfies Prepared
   })
 

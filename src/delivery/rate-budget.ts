@@ -42,7 +42,8 @@ export class RateBudget extends Context.Service<RateBudget, {
 }
 
 const backoffBaseMs = 1_000
-const backoffCapMs = 60_000
+// Capped well inside the minute of footage a click can still be clipped from.
+const backoffCapMs = 15_000
 
 const make = Effect.fnUntraced(function*(options: BudgetOptions) {
   const intervalMs = (1000 / options.requestsPerSecond) * (1 + (options.margin ?? 0.01))

@@ -1,6 +1,8 @@
 import { Context, Effect, Layer, Option, Queue, Redacted, Schema, Stream, SubscriptionRef } from "effect"
-import { connect, type IClientOptions, type MqttClient } from "mqtt"
+import { connect } from "mqtt"
+import { clientOptions, describeBroker, endClient } from "./mqtt-client.ts"
 import type { LinkState } from "../domain/received.ts"
+import { Redeliveries, strictlyIncreasing } from "./redeliveries.ts"
 import { topicMatches } from "./topic-filter.ts"
 
 export interface MqttMessage {
@@ -94,6 +96,7 @@ type ClientEvent =
   | { readonly _tag: "error"; readonly message: string }
   | { readonly _tag: "subscribeFailed"; readonly filters: ReadonlyArray<string>; readonly message: string }
   | { readonly _tag: "unclaimedDropped"; readonly topic: string }
+  | { readonly _tag: "redeliveryDropped"; readonly topic: string }
 
 interface Route {
   readonly filters: ReadonlyArray<string>
@@ -126,6 +129,8 @@ const make = Effect.fnUntraced(function*(options: MqttConnectionOptions) {
   const requested = new Set<string>() // SUBSCRIBE sent on this connection, SUBACK pending
   const routes = new Set<Route>()
   const unclaimed: Array<MqttMessage> = []
+  const redeliveries = new Redeliveries()
+  const stamp = strictlyIncreasing()
 
   const syncSubscriptions = () => {
     if (!client.connected) return
@@ -144,14 +149,20 @@ const make = Effect.fnUntraced(function*(options: MqttConnectionOptions) {
   // mqtt.js sends the PUBACK of a QoS 1 message only when this callback runs, and handles the next
   // incoming packet after it: acknowledging after the message is stored is what makes "nothing lost".
   client.handleMessage = (packet, callback) => {
+    const identity = Redeliveries.identity(packet.topic, packet.payload as Uint8Array)
+    if (redeliveries.isRedelivery(packet.dup, packet.messageId, identity)) {
+      report({ _tag: "redeliveryDropped", topic: packet.topic })
+      return callback()
+    }
     let acked = false
     const ack = () => {
       if (acked) return
       acked = true
+      if (packet.qos > 0) redeliveries.acknowledged(packet.messageId, identity)
       callback()
     }
     const message: MqttMessage = {
-      receivedAt: Date.now(),
+      receivedAt: stamp(Date.now()),
       topic: packet.topic,
       payload: packet.payload as Uint8Array,
       retained: packet.retain,
@@ -275,50 +286,10 @@ const handleEvents = (state: SubscriptionRef.SubscriptionRef<LinkState>, target:
         return yield* Effect.logError(`MQTT subscription to ${event.filters.join(", ")} failed: ${event.message}`)
       case "unclaimedDropped":
         return yield* Effect.logWarning(`MQTT message on ${event.topic} dropped: no stream subscribed to it yet`)
+      case "redeliveryDropped":
+        return yield* Effect.logInfo(`MQTT redelivery on ${event.topic} of a message already stored and acknowledged: not stored again`)
     }
   })
-}
-
-const clientOptions = (options: MqttConnectionOptions, reconnectPeriod: number): IClientOptions => ({
-  clientId: options.clientId,
-  clean: false,
-  reconnectPeriod,
-  connectTimeout: 10_000,
-  keepalive: 30,
-  // We resubscribe ourselves, on every connect whose session is gone (see syncSubscriptions).
-  resubscribe: false,
-  ...(options.username === undefined ? {} : { username: options.username }),
-  ...(options.password === undefined ? {} : { password: Redacted.value(options.password) }),
-  ...(options.will === undefined
-    ? {}
-    : { will: { topic: options.will.topic, payload: Buffer.from(options.will.payload), retain: options.will.retain, qos: 1 } }),
-  ...(options.tls === undefined
-    ? {}
-    : {
-      ...(options.tls.ca === undefined ? {} : { ca: options.tls.ca }),
-      ...(options.tls.cert === undefined ? {} : { cert: options.tls.cert }),
-      ...(options.tls.key === undefined ? {} : { key: Redacted.value(options.tls.key) }),
-      rejectUnauthorized: options.tls.rejectUnauthorized ?? true
-    })
-})
-
-/** Ends the client politely; forces it if the broker does not answer in time. */
-const endClient = (client: MqttClient) =>
-  Effect.callback<void>((resume) => {
-    client.end(false, {}, () => resume(Effect.void))
-  }).pipe(
-    Effect.timeoutOption("2 seconds"),
-    Effect.flatMap((ended) => (Option.isNone(ended) ? Effect.sync(() => client.end(true)) : Effect.void))
-  )
-
-/** The broker without credentials a URL may carry, for logs and status. */
-const describeBroker = (url: string): string => {
-  try {
-    const parsed = new URL(url)
-    return `${parsed.protocol}//${parsed.host}`
-  } catch {
-    return "(invalid broker URL)"
-  }
 }
 
 const removeWhere = <A>(items: Array<A>, predicate: (item: A) => boolean): void => {

@@ -1,0 +1,46 @@
+import { Effect, Option, Redacted } from "effect"
+import type { IClientOptions, MqttClient } from "mqtt"
+import type { MqttConnectionOptions } from "./mqtt.ts"
+
+/** How the one mqtt.js client is set up and taken down: a persistent session under a stable id. */
+export const clientOptions = (options: MqttConnectionOptions, reconnectPeriod: number): IClientOptions => ({
+  clientId: options.clientId,
+  clean: false,
+  reconnectPeriod,
+  connectTimeout: 10_000,
+  keepalive: 30,
+  // We resubscribe ourselves, on every connect whose session is gone (see syncSubscriptions).
+  resubscribe: false,
+  ...(options.username === undefined ? {} : { username: options.username }),
+  ...(options.password === undefined ? {} : { password: Redacted.value(options.password) }),
+  ...(options.will === undefined
+    ? {}
+    : { will: { topic: options.will.topic, payload: Buffer.from(options.will.payload), retain: options.will.retain, qos: 1 } }),
+  ...(options.tls === undefined
+    ? {}
+    : {
+      ...(options.tls.ca === undefined ? {} : { ca: options.tls.ca }),
+      ...(options.tls.cert === undefined ? {} : { cert: options.tls.cert }),
+      ...(options.tls.key === undefined ? {} : { key: Redacted.value(options.tls.key) }),
+      rejectUnauthorized: options.tls.rejectUnauthorized ?? true
+    })
+})
+
+/** Ends the client politely; forces it if the broker does not answer in time. */
+export const endClient = (client: MqttClient) =>
+  Effect.callback<void>((resume) => {
+    client.end(false, {}, () => resume(Effect.void))
+  }).pipe(
+    Effect.timeoutOption("2 seconds"),
+    Effect.flatMap((ended) => (Option.isNone(ended) ? Effect.sync(() => client.end(true)) : Effect.void))
+  )
+
+/** The broker without credentials a URL may carry, for logs and status. */
+export const describeBroker = (url: string): string => {
+  try {
+    const parsed = new URL(url)
+    return `${parsed.protocol}//${parsed.host}`
+  } catch {
+    return "(invalid broker URL)"
+  }
+}

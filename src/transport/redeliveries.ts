@@ -1,0 +1,41 @@
+import { createHash } from "node:crypto"
+
+/**
+ * QoS 1 messages this connection has already acknowledged, one per packet id (the broker reuses
+ * an id only after our PUBACK, so there are never more than 65,535 to remember).
+ *
+ * A broker that goes down between receiving our PUBACK and saving it (a mosquitto restart)
+ * sends the message again after the reconnect, flagged DUP. It was stored before it was
+ * acknowledged, so storing it again would make a second click or entry with a new receive
+ * time — a duplicate no dedupe key can catch. A DUP with the id, topic and payload of a message
+ * already acknowledged is that redelivery: acknowledge it again and drop it. A DUP we never
+ * acknowledged (or after a daemon restart, which forgets) is processed as usual.
+ */
+export class Redeliveries {
+  readonly #acked = new Map<number, string>()
+
+  static identity(topic: string, payload: Uint8Array): string {
+    return `${topic}\u0000${createHash("sha256").update(payload).digest("base64url")}`
+  }
+
+  acknowledged(messageId: number | undefined, identity: string): void {
+    if (messageId !== undefined) this.#acked.set(messageId, identity)
+  }
+
+  isRedelivery(dup: boolean, messageId: number | undefined, identity: string): boolean {
+    return dup && messageId !== undefined && this.#acked.get(messageId) === identity
+  }
+}
+
+/**
+ * Receive times that never repeat: a backlog flushed after a reconnect arrives within one
+ * millisecond, and two presses of one button stamped alike would share a click id (and the
+ * second be dropped as the first's duplicate). Later by at most a millisecond per message.
+ */
+export const strictlyIncreasing = () => {
+  let last = 0
+  return (now: number): number => {
+    last = Math.max(now, last + 1)
+    return last
+  }
+}
