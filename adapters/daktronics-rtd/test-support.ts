@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs"
+import { concat, seededRandom as sharedRandom } from "../shared/seeded-random.ts"
 import { daktronicsRtd } from "./index.ts"
 import type { DaktronicsStats } from "./decoder.ts"
 import type { Decoder } from "../decoder.ts"
@@ -14,29 +15,12 @@ export const decoderFor = (sport: string, options: DaktronicsOptions & { maxFram
 /** The protocol-specific counters (the Decoder contract types only the common ones). */
 export const statsOf = (decoder: Decoder): DaktronicsStats => decoder.stats as DaktronicsStats
 
-export const concat = (...parts: ReadonlyArray<Uint8Array>): Uint8Array => {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0))
-  let at = 0
-  for (const part of parts) {
-    out.set(part, at)
-    at += part.length
-  }
-  return out
-}
+export { concat }
 
 export const ascii = (text: string): Uint8Array => Uint8Array.from(text, (c) => c.charCodeAt(0))
 
-/** Deterministic PRNG (mulberry32) so a failing random case can be replayed from its seed. */
-export const seededRandom = (seed: number): (() => number) => {
-  let state = seed >>> 0
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0
-    let t = state
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
+/** Deterministic random numbers in [0, 1), so a failing random case can be replayed from its seed. */
+export const seededRandom = (seed: number): (() => number) => sharedRandom(seed).next
 
 export const randomInt = (random: () => number, min: number, max: number): number =>
   min + Math.floor(random() * (max - min + 1))

@@ -1,4 +1,5 @@
 import { Schema } from "effect"
+import { compileNamedPattern } from "../shared/named-pattern.ts"
 import { type FieldName, fieldNames, fieldSetProblem, isFieldName } from "../shared/reading-fields.ts"
 
 /** A column to ignore in `fields`. */
@@ -11,18 +12,9 @@ export interface CompiledPattern {
 
 /** Compiles a configured pattern, or says what is wrong with it. */
 export const compilePattern = (source: string): CompiledPattern | string => {
-  let regex: RegExp
-  try {
-    regex = new RegExp(source)
-  } catch (error) {
-    return `pattern is not a valid regular expression: ${(error as Error).message}`
-  }
-  // Matching the empty alternative lists every named group, whatever the pattern matches.
-  const groups = Object.keys(new RegExp(`(?:${source})|`).exec("")?.groups ?? {})
-  const unknown = groups.filter((name) => !isFieldName(name))
-  if (unknown.length > 0) {
-    return `pattern has unknown named group(s) ${unknown.join(", ")}; known: ${fieldNames.join(", ")}`
-  }
+  const compiled = compileNamedPattern(source, fieldNames)
+  if (typeof compiled === "string") return compiled
+  const { regex, groups } = compiled
   if (groups.length === 0) return `pattern has no named group among ${fieldNames.join(", ")}`
   const fields = groups.filter(isFieldName)
   const problem = fieldSetProblem(fields)

@@ -1,4 +1,5 @@
 import { Effect, Schema } from "effect"
+import { compileNamedPattern } from "../shared/named-pattern.ts"
 
 export const defaultPattern = "^BTN (?<button>\\w+) (?<gesture>\\w+)(?: (?<counter>\\d+))?$"
 
@@ -15,18 +16,10 @@ export interface CompiledPattern {
 
 /** Compiles a configured pattern, or says what is wrong with it. */
 export const compilePattern = (source: string): CompiledPattern | string => {
-  let regex: RegExp
-  try {
-    regex = new RegExp(source)
-  } catch (error) {
-    return `pattern is not a valid regular expression: ${(error as Error).message}`
-  }
-  // Matching the empty alternative lists every named group, whatever the pattern matches.
-  const groups = Object.keys(new RegExp(`(?:${source})|`).exec("")?.groups ?? {})
-  const unknown = groups.filter((name) => !(groupNames as ReadonlyArray<string>).includes(name))
-  if (unknown.length > 0) return `pattern has unknown named group(s) ${unknown.join(", ")}; known: ${groupNames.join(", ")}`
-  if (!groups.includes("gesture")) return "pattern needs a named group `gesture`"
-  return { regex }
+  const compiled = compileNamedPattern(source, groupNames)
+  if (typeof compiled === "string") return compiled
+  if (!compiled.groups.includes("gesture")) return "pattern needs a named group `gesture`"
+  return { regex: compiled.regex }
 }
 
 const Pattern = Schema.String.check(Schema.makeFilter((source: string) => {

@@ -13,6 +13,7 @@ import { type SimulatorSeed, startSimulator } from "../../src/simulator/index.ts
 import type { Resources } from "../scoreboard/harness.ts"
 import { eventually } from "../support/eventually.ts"
 import { type Mosquitto, startMosquitto } from "../support/mosquitto.ts"
+import { keyEdge as kernelKeyEdge } from "../support/input-event-record.ts"
 
 /**
  * The real daemon in-process against the simulator on loopback, with courtside
@@ -156,22 +157,7 @@ export const gpiomonStandIn = (dir: string, edges: string) => {
 export const gpiomonLine = (ms: number, edge: "rising" | "falling", line: number) =>
   `${new Date(ms).toISOString().replace("Z", "456789Z")}\t${edge}\tgpiochip0 ${line}\n`
 
-const EV_SYN = 0
-const EV_KEY = 1
-
-/** One 64-bit `struct input_event`: int64 sec, int64 usec, u16 type, u16 code, s32 value, little-endian. */
-const inputRecord = (ms: number, type: number, code: number, value: number) => {
-  const buffer = Buffer.alloc(24)
-  buffer.writeBigInt64LE(BigInt(Math.floor(ms / 1000)), 0)
-  buffer.writeBigInt64LE(BigInt((ms % 1000) * 1000 + 250), 8)
-  buffer.writeUInt16LE(type, 16)
-  buffer.writeUInt16LE(code, 18)
-  buffer.writeInt32LE(value, 20)
-  return buffer
-}
-
-/** A key edge as the kernel reports it: the key record, then the SYN_REPORT closing the packet. */
-export const keyEdge = (ms: number, code: number, pressed: boolean) =>
-  Buffer.concat([inputRecord(ms, EV_KEY, code, pressed ? 1 : 0), inputRecord(ms, EV_SYN, 0, 0)])
+/** A key edge as the kernel reports it (see test/support/input-event-record.ts). */
+export const keyEdge = (ms: number, code: number, pressed: boolean) => kernelKeyEdge(ms, code, pressed ? 1 : 0)
 
 export const utf8Bytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value), "utf8")

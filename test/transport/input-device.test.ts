@@ -9,23 +9,11 @@ import { inputEvent } from "../../adapters/input-event/index.ts"
 import type { LinkState, ReceivedChunk } from "../../src/domain/received.ts"
 import { inputDeviceChunks } from "../../src/transport/input-device.ts"
 import { eventually } from "../support/eventually.ts"
+import { keyEdge } from "../support/input-event-record.ts"
 
-const EV_SYN = 0
-const EV_KEY = 1
 const KEY_F13 = 183
 const KEY_F14 = 184
 
-/** One 64-bit `struct input_event`: int64 sec, int64 usec, u16 type, u16 code, s32 value, little-endian. */
-const record = (ms: number, type: number, code: number, value: number) => {
-  const buffer = Buffer.alloc(24)
-  buffer.writeBigInt64LE(BigInt(Math.floor(ms / 1000)), 0)
-  buffer.writeBigInt64LE(BigInt((ms % 1000) * 1000 + 250), 8)
-  buffer.writeUInt16LE(type, 16)
-  buffer.writeUInt16LE(code, 18)
-  buffer.writeInt32LE(value, 20)
-  return buffer
-}
-const keyEdge = (ms: number, code: number, value: number) => Buffer.concat([record(ms, EV_KEY, code, value), record(ms, EV_SYN, 0, 0)])
 
 // Recent: the decoder believes a kernel time only within minutes before its receive time.
 const kernel = Date.now() - 5_000
@@ -162,7 +150,7 @@ describe("inputDeviceChunks", () => {
     fifo("usb-pedal-event-kbd")
     writer = await openWriter(path)
     await eventually("connected", () => (r.count("connected") === 1 ? true : undefined))
-    await writer.write(record(kernel, EV_KEY, KEY_F13, 1))
+    await writer.write(keyEdge(kernel, KEY_F13, 1).subarray(0, 24))
     await eventually("bytes", () => (r.received().length === 24 ? true : undefined))
   })
 
