@@ -39,6 +39,9 @@ export interface ServiceClientConfig {
 /** Overlay previews take about 30 s, up to a minute on the first call. */
 const overlayPreviewTimeoutMs = 90_000
 
+/** Built once: a schema made per call would be compiled (and cached) again on every score. */
+const PlaceScoreAnswerBody = Schema.Union([PlaceScoreAdded, PlaceScoreDropped])
+
 /** Idle keep-alive: a click must be on the wire within milliseconds, not wait for a TCP/TLS handshake. */
 const keepAliveMs = 60_000
 
@@ -119,7 +122,7 @@ const make = Effect.fnUntraced(function*(config: ServiceClientConfig, timeoutMs:
     postPlaceScore: Effect.fn("ServiceClient.postPlaceScore")(function*(placeKey: string, entry: ScoreEntry) {
       const answer = yield* call(
         { method: "POST", path: `${place(placeKey)}/score`, body: entry },
-        Schema.Union([PlaceScoreAdded, PlaceScoreDropped])
+        PlaceScoreAnswerBody
       )
       return "warning" in answer
         ? { _tag: "NoEvent" as const, warning: answer.warning }
