@@ -1,3 +1,4 @@
+import { collectDaemonOutput } from "../test/support/daemon-output.ts"
 import { type ChildProcess, spawn } from "node:child_process"
 import { existsSync, readFileSync } from "node:fs"
 import { join } from "node:path"
@@ -50,26 +51,7 @@ export const startDaemon = (config: string, env: Readonly<Record<string, string>
       SCOREBRIDGE_BENCH_HEAP_FILE: heapFile
     }
   })
-  const logs: Array<LogLine> = []
-  let partial = ""
-  let stderr = ""
-  child.stdout!.setEncoding("utf8")
-  child.stdout!.on("data", (text: string) => {
-    const lines = (partial + text).split("\n")
-    partial = lines.pop() ?? ""
-    for (const line of lines) {
-      if (line.trim() === "") continue
-      try {
-        logs.push(JSON.parse(line) as LogLine)
-      } catch {
-        logs.push({ level: 0, time: Date.now(), msg: line })
-      }
-    }
-  })
-  child.stderr!.setEncoding("utf8")
-  child.stderr!.on("data", (text: string) => {
-    stderr = (stderr + text).slice(-8_000)
-  })
+  const { logs, stderr: stderrTail } = collectDaemonOutput<LogLine>(child, (text) => ({ level: 0, time: Date.now(), msg: text }))
   let done = child.exitCode !== null
   const exitedPromise = new Promise<void>((resolve) => {
     child.once("exit", () => {
@@ -101,14 +83,14 @@ export const startDaemon = (config: string, env: Readonly<Record<string, string>
         return sample
       }
     }
-    throw new Error(`the daemon's heap probe did not answer SIGUSR2 within 2 s (is it preloaded?); stderr: ${stderr}`)
+    throw new Error(`the daemon's heap probe did not answer SIGUSR2 within 2 s (is it preloaded?); stderr: ${stderrTail()}`)
   }
 
   return {
     pid,
     spawnedAt,
     logs: () => logs,
-    stderr: () => stderr,
+    stderr: stderrTail,
     exited: () => done,
     rssMb: () => ({ rss: status("VmRSS"), peak: status("VmHWM") }),
     heapSample,

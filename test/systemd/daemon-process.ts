@@ -1,3 +1,4 @@
+import { collectDaemonOutput } from "../support/daemon-output.ts"
 import { type ChildProcess, spawn } from "node:child_process"
 import { writeFileSync } from "node:fs"
 import { join } from "node:path"
@@ -42,26 +43,7 @@ process.once("exit", () => {
 export const startDaemon = (config: string, env: Readonly<Record<string, string>> = {}): DaemonProcess => {
   const child = spawn(cli, ["run", "--config", config], { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...env } })
   running.add(child)
-  const logs: Array<LogLine> = []
-  let partial = ""
-  let stderr = ""
-  child.stdout!.setEncoding("utf8")
-  child.stdout!.on("data", (text: string) => {
-    const lines = (partial + text).split("\n")
-    partial = lines.pop() ?? ""
-    for (const line of lines) {
-      if (line.trim() === "") continue
-      try {
-        logs.push(JSON.parse(line) as LogLine)
-      } catch {
-        logs.push({ level: 0, msg: line })
-      }
-    }
-  })
-  child.stderr!.setEncoding("utf8")
-  child.stderr!.on("data", (text: string) => {
-    stderr = (stderr + text).slice(-8_000)
-  })
+  const { logs, stderr: stderrTail } = collectDaemonOutput<LogLine>(child, (text) => ({ level: 0, msg: text }))
   const exited = new Promise<Exited>((resolve) => {
     child.once("exit", (code, signal) => {
       running.delete(child)
@@ -72,11 +54,11 @@ export const startDaemon = (config: string, env: Readonly<Record<string, string>
   void exited.then(() => {
     done = true
   })
-  const describe = () => `daemon logs:\n${logs.slice(-15).map((l) => `${l.level} ${l.msg}`).join("\n")}\nstderr: ${stderr}`
+  const describe = () => `daemon logs:\n${logs.slice(-15).map((l) => `${l.level} ${l.msg}`).join("\n")}\nstderr: ${stderrTail()}`
   return {
     process: child,
     logs: () => logs,
-    stderr: () => stderr,
+    stderr: stderrTail,
     waitForLog: (pattern, { from = 0, timeoutMs = 10_000 } = {}) =>
       eventually(`a daemon log matching ${pattern}`, () => {
         const found = logs.slice(from).find((l) => pattern.test(l.msg))
