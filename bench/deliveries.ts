@@ -88,7 +88,7 @@ export const matchScores = (requests: ReadonlyArray<RecordedRequest>, writes: Re
  * in beside the writer) — the bench's view of "every place has a backlog".
  */
 export const pendingScores = (venue: Venue): ReadonlyMap<string, number> => {
-  const db = new DatabaseSync(join(venue.stateDirectory, "outbox.sqlite"), { readOnly: true })
+  const db = new DatabaseSync(join(venue.stateDirectory, "outbox.sqlite"), { readOnly: true, timeout: 5_000 })
   try {
     const rows = db.prepare("SELECT place, count(*) AS n FROM items WHERE state = 'pending' AND kind = 'score' GROUP BY place").all()
     return new Map(rows.map((r) => [String(r["place"]), Number(r["n"])]))

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest"
 import { eventually } from "../support/eventually.ts"
-import { outboxStates } from "./support/outbox-file.ts"
+import { outboxStates } from "../support/outbox-file.ts"
 import { primeSession } from "./support/presses.ts"
 import { figures, recordFigures } from "./support/summary.ts"
 import { statusOutputs, tokenLeaks } from "./support/token-scan.ts"

@@ -2,7 +2,6 @@ import { collectDaemonOutput } from "../support/daemon-output.ts"
 import { type ChildProcess, spawn } from "node:child_process"
 import { writeFileSync } from "node:fs"
 import { join } from "node:path"
-import { DatabaseSync } from "node:sqlite"
 import { eventually } from "../support/eventually.ts"
 
 /**
@@ -71,17 +70,6 @@ export const startDaemon = (config: string, env: Readonly<Record<string, string>
     kill: () => {
       if (!done) child.kill("SIGKILL")
     }
-  }
-}
-
-/** Outbox items of a place by state, read straight from the daemon's database (read-only, WAL allows it). */
-export const outboxStates = (stateDirectory: string, place: string): Record<string, number> => {
-  const db = new DatabaseSync(join(stateDirectory, "outbox.sqlite"), { readOnly: true })
-  try {
-    const rows = db.prepare("SELECT state, count(*) AS n FROM items WHERE place = ? GROUP BY state").all(place)
-    return Object.fromEntries(rows.map((r) => [String(r["state"]), Number(r["n"])]))
-  } finally {
-    db.close()
   }
 }
 

@@ -8,7 +8,8 @@ import { resources, tempDir } from "../scoreboard/harness.ts"
 import { eventually } from "../support/eventually.ts"
 import { freePort } from "../support/free-port.ts"
 import { startPtyPair, writeToPty } from "../support/pty.ts"
-import { type DaemonProcess, outboxStates, startDaemon, writeConfig } from "./daemon-process.ts"
+import { outboxStates } from "../support/outbox-file.ts"
+import { type DaemonProcess, startDaemon, writeConfig } from "./daemon-process.ts"
 
 /**
  * The daemon as a real process (what systemd runs) against the simulator on loopback, with
