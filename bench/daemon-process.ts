@@ -6,7 +6,7 @@ import { pathToFileURL } from "node:url"
 
 const root = join(import.meta.dirname, "..")
 const cli = join(root, "bin/scorebridge")
-const probe = join(import.meta.dirname, "heap-probe.ts")
+const probe = join(import.meta.dirname, "heap-probe.mjs")
 
 export interface LogLine {
   readonly level: number
@@ -37,7 +37,7 @@ export interface Daemon {
 
 /**
  * `bin/scorebridge run --config FILE` as its own process, as systemd runs it. Its pino lines
- * (stdout) are kept parsed; its heap is read through `heap-probe.ts`, preloaded with
+ * (stdout) are kept parsed; its heap is read through `heap-probe.mjs`, preloaded with
  * `--expose-gc` through NODE_OPTIONS.
  */
 export const startDaemon = (config: string, env: Readonly<Record<string, string>>, heapFile: string): Daemon => {

@@ -24,6 +24,8 @@ export interface Matched {
    * broker or pty and the daemon's event loop; the rest is decoding, the outbox fsync and HTTP.
    */
   readonly beforeStamp: ReadonlyArray<number>
+  /** The simulator's sequence number of each matched request, to look at what came before it. */
+  readonly seqs: ReadonlyArray<number>
   /** Presses or writes that never reached the simulator. */
   readonly lost: number
 }
@@ -42,6 +44,7 @@ export const matchClicks = (requests: ReadonlyArray<RecordedRequest>, presses: R
   const used = new Set<number>()
   const latencies: Array<number> = []
   const beforeStamp: Array<number> = []
+  const seqs: Array<number> = []
   let lost = 0
   for (const press of presses) {
     const path = `/public/events/${press.place.eventKey}/clicks`
@@ -55,16 +58,18 @@ export const matchClicks = (requests: ReadonlyArray<RecordedRequest>, presses: R
       continue
     }
     used.add(click.seq)
+    seqs.push(click.seq)
     latencies.push(click.at - press.publishedAt)
     beforeStamp.push((click.body as { timeStamp: number }).timeStamp - press.publishedAt)
   }
-  return { latencies, beforeStamp, lost }
+  return { latencies, beforeStamp, seqs, lost }
 }
 
 /** Pairs each written score change with the entry of that score the simulator accepted for the place. */
 export const matchScores = (requests: ReadonlyArray<RecordedRequest>, writes: ReadonlyArray<ScoreWrite>): Matched => {
   const latencies: Array<number> = []
   const beforeStamp: Array<number> = []
+  const seqs: Array<number> = []
   let lost = 0
   for (const write of writes) {
     const paths = [`/public/places/${write.place.key}/score`, `/public/events/${write.place.eventKey}/score`]
@@ -77,10 +82,11 @@ export const matchScores = (requests: ReadonlyArray<RecordedRequest>, writes: Re
       lost++
       continue
     }
+    seqs.push(entry.seq)
     latencies.push(entry.at - write.writtenAt)
     beforeStamp.push((entry.body as { timeStamp: number }).timeStamp - write.writtenAt)
   }
-  return { latencies, beforeStamp, lost }
+  return { latencies, beforeStamp, seqs, lost }
 }
 
 /**

@@ -14,6 +14,7 @@ import { makeCleanup } from "./cleanup.ts"
 import { startDaemon } from "./daemon-process.ts"
 import { measureDecoder } from "./decode-throughput.ts"
 import { accepted, allRequests, type Matched, matchClicks, matchScores, pendingScores } from "./deliveries.ts"
+import type { RecordedRequest } from "../src/simulator/control-client.ts"
 import { drainRate, runSaturated } from "./saturated.ts"
 import { percentiles, round1, round2, round3, sleep, slope } from "./stats.ts"
 import { readyDefinition, waitUntilReady } from "./startup.ts"
@@ -59,6 +60,28 @@ const worst = (matched: Matched): string => {
   const i = matched.latencies.indexOf(Math.max(...matched.latencies))
   const before = matched.beforeStamp[i]!
   return `; slowest: ${before} ms until the daemon stamped it, ${matched.latencies[i]! - before} ms from there to the simulator`
+}
+
+/**
+ * The slowest samples over `overMs`, each with the request the simulator received just before
+ * it: a click that waited for a rate slot shows the request that took the slot, one that did
+ * not points at the daemon itself (event loop, GC, fsync).
+ */
+const tail = (matched: Matched, requests: ReadonlyArray<RecordedRequest>, overMs: number, count = 6): Array<string> => {
+  const bySeq = new Map(requests.map((r, i) => [r.seq, i]))
+  return matched.latencies
+    .map((latency, i) => ({ latency, i }))
+    .filter((s) => s.latency > overMs)
+    .sort((a, b) => b.latency - a.latency)
+    .slice(0, count)
+    .map(({ latency, i }) => {
+      const at = bySeq.get(matched.seqs[i]!)
+      const previous = at === undefined || at === 0 ? undefined : requests[at - 1]!
+      const self = at === undefined ? undefined : requests[at]!
+      const gap = previous === undefined || self === undefined ? "" :
+        `; ${self.at - previous.at} ms after ${previous.method} ${previous.path.replace(/^\/public/, "")} (${previous.status})`
+      return `    ${latency} ms (${matched.beforeStamp[i]} ms before the stamp)${gap}`
+    })
 }
 
 const main = async () => {
@@ -116,6 +139,10 @@ const main = async () => {
     const scoreIdleP = percentiles(scoreIdle.latencies)
     say(`  click idle: p50 ${clickIdleP.p50} ms, p99 ${clickIdleP.p99} ms, max ${clickIdleP.max} ms (n=${clickIdleP.n}, lost ${clickIdle.lost})${worst(clickIdle)}`)
     say(`  score idle: p50 ${scoreIdleP.p50} ms, p99 ${scoreIdleP.p99} ms, max ${scoreIdleP.max} ms (n=${scoreIdleP.n}, lost ${scoreIdle.lost})${worst(scoreIdle)}`)
+    for (const [what, matched, overMs] of [["click", clickIdle, 20], ["score", scoreIdle, 25]] as const) {
+      const slow = tail(matched, steadyRequests, overMs)
+      if (slow.length > 0) say(`  slowest idle ${what}s over ${overMs} ms:\n${slow.join("\n")}`)
+    }
     const heapPoints = steady.heap.map((s) => ({ x: (s.at - steady.heap[0]!.at) / 3_600_000, y: mb(s.heapUsed) }))
     const heapGrowth = slope(heapPoints)
     const rssSorted = [...steady.rssMb].sort((a, b) => a - b)
@@ -174,7 +201,7 @@ const main = async () => {
       rss_mb: round1(rssMb),
       rss_peak_mb: round1(rssEnd.peak),
       heap_growth_mb_per_hour: round2(heapGrowth),
-      heap_method: `post-GC heapUsed of the daemon (preloaded bench/heap-probe.ts, --expose-gc, SIGUSR2), ${heapPoints.length} samples over ${heapSpanMin.toFixed(1)} min, least-squares slope`,
+      heap_method: `post-GC heapUsed of the daemon (preloaded bench/heap-probe.mjs, --expose-gc, SIGUSR2), ${heapPoints.length} samples over ${heapSpanMin.toFixed(1)} min, least-squares slope`,
       heap_used_mb_last: heapPoints.length === 0 ? null : round2(heapPoints.at(-1)!.y),
       decode_mb_per_s: decode,
       startup_ms: startupMs,

@@ -3,6 +3,7 @@ import { HttpClient } from "effect/http"
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import type { ScoreEntry } from "../domain/score-entry.ts"
 import { checkBaseUrl } from "./base-url.ts"
+import { serviceHttpAgent } from "./http-agent.ts"
 import { UnexpectedResponse, type InvalidBaseUrl, type ServiceError } from "./errors.ts"
 import { connectTimeoutMs, makeRequester, shownRequest, type Answer, type Call, type ServerClock } from "./request.ts"
 import {
@@ -42,9 +43,6 @@ const overlayPreviewTimeoutMs = 90_000
 /** Built once: a schema made per call would be compiled (and cached) again on every score. */
 const PlaceScoreAnswerBody = Schema.Union([PlaceScoreAdded, PlaceScoreDropped])
 
-/** Idle keep-alive: a click must be on the wire within milliseconds, not wait for a TCP/TLS handshake. */
-const keepAliveMs = 60_000
-
 export class ServiceClient extends Context.Service<ServiceClient, {
   readonly sports: Effect.Effect<ReadonlyArray<string>, ServiceError>
   places(companyKey: string): Effect.Effect<ReadonlyArray<Place>, ServiceError>
@@ -73,11 +71,8 @@ export class ServiceClient extends Context.Service<ServiceClient, {
   static readonly layer = (config: ServiceClientConfig): Layer.Layer<ServiceClient, InvalidBaseUrl> => {
     const timeoutMs = config.timeoutMs ?? 10_000
     return Layer.effect(ServiceClient, make(config, timeoutMs)).pipe(
-      Layer.provide(NodeHttpClient.layerUndiciOptions({
-        connect: { timeout: connectTimeoutMs(timeoutMs) },
-        keepAliveTimeout: keepAliveMs,
-        keepAliveMaxTimeout: keepAliveMs
-      }))
+      Layer.provide(NodeHttpClient.layerNodeHttpNoAgent),
+      Layer.provide(serviceHttpAgent(connectTimeoutMs(timeoutMs)))
     )
   }
 }

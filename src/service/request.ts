@@ -18,6 +18,7 @@ import {
   type ServiceError
 } from "./errors.ts"
 import { ErrorBody } from "./schemas.ts"
+import { connectTimeoutCode } from "./http-agent.ts"
 
 export type Method = "GET" | "POST" | "PATCH" | "PUT" | "DELETE"
 
@@ -217,7 +218,7 @@ function transportError(where: { method: string; path: string }, e: HttpClientEr
       return new ConnectionFailed({ ...where, sent: false, detail: reason._tag })
     case "TransportError": {
       const cause = errorCode(reason.cause)
-      if (cause.code === "UND_ERR_CONNECT_TIMEOUT") {
+      if (cause.code === connectTimeoutCode) {
         return new RequestTimeout({ ...where, timeoutMs: connectTimeoutMs, sent: false })
       }
       return new ConnectionFailed({
@@ -232,7 +233,7 @@ function transportError(where: { method: string; path: string }, e: HttpClientEr
   }
 }
 
-/** Node and undici put the system code on the error or on its `cause`. */
+/** Node puts the system code on the error or on its `cause`. */
 function errorCode(error: unknown): { code?: string; message: string } {
   let current: unknown = error
   for (let depth = 0; depth < 3 && Predicate.isObject(current); depth++) {

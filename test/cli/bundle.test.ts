@@ -1,7 +1,14 @@
 import { spawnSync } from "node:child_process"
-import { existsSync } from "node:fs"
+import { existsSync, mkdirSync, readFileSync } from "node:fs"
 import { join } from "node:path"
-import { describe, expect, it } from "vitest"
+import { afterEach, describe, expect, it } from "vitest"
+import { SimulatorControl } from "../../src/simulator/control-client.ts"
+import { startSimulator } from "../../src/simulator/index.ts"
+import { resources, tempDir } from "../scoreboard/harness.ts"
+import { eventually } from "../support/eventually.ts"
+import { freePort } from "../support/free-port.ts"
+import { startPtyPair, writeToPty } from "../support/pty.ts"
+import { startDaemon, writeConfig } from "../systemd/daemon-process.ts"
 
 const root = join(import.meta.dirname, "../..")
 const bundle = join(root, "dist/scorebridge.mjs")
@@ -10,6 +17,9 @@ const node = join(root, "node_modules/.bin/node")
 // npm ci builds the bundle (the prepare script); a working tree may not have run it yet.
 const built = existsSync(bundle)
 if (!built && process.env["CI"]) throw new Error(`${bundle} is missing: npm ci should have built it (npm run build)`)
+
+const res = resources()
+afterEach(() => res.release())
 
 describe.skipIf(!built)("the bundled CLI (dist/scorebridge.mjs, what an installed bridge runs)", () => {
   it("lists every command", () => {
@@ -34,4 +44,34 @@ describe.skipIf(!built)("the bundled CLI (dist/scorebridge.mjs, what an installe
     expect(result.status).toBe(0)
     expect(result.stdout).toContain("The simulator accepted 3 of 3 score entries")
   })
+
+  it("runs the daemon as installed (bin/scorebridge run: the bundle, --jitless): a point on a pty reaches the service", async () => {
+    const dir = tempDir(res, "bundle-run")
+    const token = "bundle-token"
+    const sim = await startSimulator({
+      port: 0,
+      seed: { organizations: [{ key: "o", name: "o", tokens: [token], places: [{ key: "court-1", name: "Court 1", sport: "tennis" }] }] }
+    })
+    res.defer(() => sim.close())
+    const control = new SimulatorControl(sim.url)
+    await control.startEvent("court-1", { homeTeam: "A", awayTeam: "B", name: "match" })
+    const board = await startPtyPair(dir, "court-1")
+    res.defer(() => board.stop())
+    const state = join(dir, "state")
+    mkdirSync(state)
+    const config = join(dir, "config.yaml")
+    writeConfig(config, { baseUrl: sim.url, stateDirectory: state, statusPort: await freePort(), places: [{ key: "court-1", serialPath: board.daemonPath }] })
+    // Not from source: the form systemd runs, with the flags bin/scorebridge gives the daemon.
+    const daemon = startDaemon(config, { SCOREBRIDGE_TOKEN: token, SCOREBRIDGE_FROM_SOURCE: "" })
+    res.defer(() => daemon.kill())
+    await daemon.waitForLog(/serial port connected/)
+    const flags = readFileSync(`/proc/${daemon.process.pid}/cmdline`, "utf8").split("\0")
+    expect(flags).toContain("--jitless")
+    expect(flags.some((f) => f.endsWith("dist/scorebridge.mjs"))).toBe(true)
+
+    writeToPty(board.writerPath, "00:01 15-0 0-0\n")
+    const entry = await eventually("the entry at the simulator", async () =>
+      (await control.requests({ method: "POST", status: 200 })).find((r) => r.path.endsWith("/score")), { timeoutMs: 10_000 })
+    expect(entry.body).toMatchObject({ scoreValue: { pointScore: [1, 0] } })
+  }, 30_000)
 })

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
-import type { AddressInfo } from "node:net"
+import { spawn } from "node:child_process"
+import { type AddressInfo, connect, type Socket } from "node:net"
 import { Effect, Option } from "effect"
 import { afterEach, describe, expect, it } from "vitest"
 import { freePort } from "../support/free-port.ts"
@@ -123,4 +124,57 @@ describe("service client transport", () => {
     const error = await withClient(`http://127.0.0.1:${port}`, "t", (c) => failureOf(c.sports))
     expect(error).toMatchObject({ _tag: "ConnectionFailed", sent: false, detail: "ECONNREFUSED", method: "GET", path: "/public/sports" })
   })
+
+  it("reports a service that cannot be connected to in time as not sent, on the connect timeout", async () => {
+    const listener = await listenerThatNeverAccepts()
+    try {
+      const started = Date.now()
+      const error = await withClient(listener.url, "t", (c) => failureOf(c.sports), 1_000)
+      expect(error).toMatchObject({ _tag: "RequestTimeout", sent: false, timeoutMs: 500, method: "GET", path: "/public/sports" })
+      // The connect timeout (half the request's 1000 ms), not the request's own deadline.
+      expect(Date.now() - started).toBeLessThan(950)
+    } finally {
+      listener.close()
+    }
+  })
 })
+
+/**
+ * A loopback port whose accept queue is full: the kernel drops further SYNs, so a connect
+ * hangs as it does towards a service behind a dropped route. Python, because a Node server
+ * always accepts.
+ */
+const listenerThatNeverAccepts = async () => {
+  const child = spawn("python3", ["-c", [
+    "import socket, time",
+    "s = socket.socket()",
+    "s.bind(('127.0.0.1', 0))",
+    "s.listen(0)",
+    "print(s.getsockname()[1], flush=True)",
+    "time.sleep(60)"
+  ].join("\n")], { stdio: ["ignore", "pipe", "inherit"] })
+  const port = await new Promise<number>((resolve, reject) => {
+    child.stdout.once("data", (data: Buffer) => resolve(Number(data.toString().trim())))
+    child.once("exit", (code) => reject(new Error(`python3 exited with ${code} before listening`)))
+  })
+  // Connections the listener never accepts fill its queue; the connect that does not complete
+  // within 200 ms shows it is full.
+  const fillers: Array<Socket> = []
+  for (let i = 0; i < 8; i++) {
+    const socket = connect(port, "127.0.0.1")
+    socket.on("error", () => {})
+    fillers.push(socket)
+    const connected = await new Promise<boolean>((resolve) => {
+      socket.once("connect", () => resolve(true))
+      setTimeout(() => resolve(false), 200)
+    })
+    if (!connected) break
+  }
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () => {
+      for (const socket of fillers) socket.destroy()
+      child.kill("SIGKILL")
+    }
+  }
+}

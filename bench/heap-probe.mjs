@@ -1,0 +1,34 @@
+// @ts-check
+/**
+ * Plain JavaScript on purpose: a preloaded .ts file would make Node load its TypeScript
+ * stripper (amaro, a 3.8 MB script and a WebAssembly module) into the daemon, and the bench
+ * would measure that instead of the daemon's own memory.
+ *
+ * Preloaded into the daemon by the bench only (NODE_OPTIONS="--expose-gc --import …"), so its
+ * heap can be read without changing how `bin/scorebridge` starts. On SIGUSR2 it runs a full GC
+ * (a heap figure right after one is comparable over time; a figure between collections mostly
+ * measures garbage) and appends one JSON line to $SCOREBRIDGE_BENCH_HEAP_FILE. With
+ * $SCOREBRIDGE_BENCH_HEAP_SNAPSHOTS set to a directory it also writes a heap snapshot there,
+ * for `bench/heap-diff.ts` to say what grew (it blocks the daemon for a second or two: for
+ * hunting a leak, not for latency figures).
+ */
+import { appendFileSync } from "node:fs"
+import { join } from "node:path"
+import { writeHeapSnapshot } from "node:v8"
+
+const file = process.env["SCOREBRIDGE_BENCH_HEAP_FILE"]
+const snapshots = process.env["SCOREBRIDGE_BENCH_HEAP_SNAPSHOTS"]
+/** @type {(() => void) | undefined} */
+const collect = /** @type {{ gc?: () => void }} */ (globalThis).gc
+
+if (file !== undefined && file !== "") {
+  process.on("SIGUSR2", () => {
+    collect?.()
+    const memory = process.memoryUsage()
+    const at = Date.now()
+    appendFileSync(file, `${JSON.stringify({ at, gc: collect !== undefined, heapUsed: memory.heapUsed, rss: memory.rss, external: memory.external })}\n`)
+    if (snapshots !== undefined && snapshots !== "") {
+      setImmediate(() => writeHeapSnapshot(join(snapshots, `heap-${at}.heapsnapshot`)))
+    }
+  })
+}
