@@ -44,7 +44,13 @@ const noEventTrustedMs = 60_000
  * known) or an undo of the place's last highlight. Clicks go ahead of every
  * score backlog; the scheduler only needs waking.
  */
-export const handlePress = Effect.fnUntraced(function*(settings: PlaceClickSettings, press: ButtonEvent, action: PressAction) {
+export const handlePress = Effect.fnUntraced(function*(
+  settings: PlaceClickSettings,
+  press: ButtonEvent,
+  action: PressAction,
+  /** The broker message the press came in (MQTT), stored with the item: see Outbox.storedFrom. */
+  receivedAs?: string
+) {
   const outbox = yield* Outbox
   const scheduler = yield* Scheduler
   const events = yield* ActiveEvents
@@ -62,7 +68,14 @@ export const handlePress = Effect.fnUntraced(function*(settings: PlaceClickSetti
     if (click.state === "dead" || click.state === "warning") {
       return { _tag: "NothingToUndo", reason: "the last press made no highlight" } satisfies PressResult
     }
-    const undo = yield* outbox.append({ place, kind: "undo", payload: { clickItemId: click.id }, dedupeKey: `undo:${click.id}`, createdAt: press.pressedAt })
+    const undo = yield* outbox.append({
+      place,
+      kind: "undo",
+      payload: { clickItemId: click.id },
+      dedupeKey: `undo:${click.id}`,
+      createdAt: press.pressedAt,
+      ...(receivedAs === undefined ? {} : { receivedAs })
+    })
     yield* scheduler.wake
     return { _tag: "UndoQueued", itemId: undo.id, clickItemId: click.id } satisfies PressResult
   }
@@ -86,7 +99,8 @@ export const handlePress = Effect.fnUntraced(function*(settings: PlaceClickSetti
     payload: body,
     eventKey: known?.eventKey ?? null,
     dedupeKey: `click:${clickId}`,
-    createdAt: press.pressedAt
+    createdAt: press.pressedAt,
+    ...(receivedAs === undefined ? {} : { receivedAs })
   })
   yield* scheduler.wake
   return { _tag: "Queued", itemId: item.id, clickId } satisfies PressResult

@@ -14,6 +14,9 @@ export interface ButtonInput {
   readonly retained?: boolean
   /** MQTT: acknowledge to the broker once the presses are stored (see MqttMessage.ack). */
   readonly ack?: () => void
+  /** MQTT QoS 1: the message's identity and the broker's DUP flag (see MqttMessage.receivedAs). */
+  readonly receivedAs?: string
+  readonly redelivered?: boolean
 }
 
 /** The raw input of a button source, over the link its type uses. */
@@ -23,7 +26,15 @@ export const buttonInputs = (button: Button, onState: (state: LinkState) => void
     return Stream.unwrap(Effect.gen(function*() {
       const mqtt = yield* MqttConnection
       return mqtt.subscribe(topics, { manualAck: true }).pipe(
-        Stream.map((m) => ({ bytes: m.payload, receivedAt: m.receivedAt, topic: m.topic, retained: m.retained, ack: m.ack }))
+        Stream.map((m) => ({
+          bytes: m.payload,
+          receivedAt: m.receivedAt,
+          topic: m.topic,
+          retained: m.retained,
+          ack: m.ack,
+          redelivered: m.redelivered,
+          ...(m.receivedAs === undefined ? {} : { receivedAs: m.receivedAs })
+        }))
       )
     }))
   }

@@ -1,4 +1,4 @@
-import { Effect, Layer, Queue, Schedule, Schema, Stream } from "effect"
+import { Clock, Effect, Layer, Queue, Schedule, Schema, Stream } from "effect"
 import type { ButtonDecoder } from "../../adapters/button-source.ts"
 import { buttonSources } from "../../adapters/button-registry.ts"
 import { overlayForClick } from "../clicks/overlay-for-click.ts"
@@ -9,8 +9,10 @@ import { handlePress, type PlaceClickSettings, type PressAction } from "../click
 import type { Button, Config, Place } from "../config/schema.ts"
 import type { ButtonEvent } from "../domain/button.ts"
 import { BridgeEvents } from "../status/bridge-events.ts"
+import { Outbox } from "../delivery/outbox.ts"
 import { MqttConnection } from "../transport/mqtt.ts"
-import { buttonInputs } from "./button-chunks.ts"
+import { redeliveryWindowMs } from "../transport/redeliveries.ts"
+import { buttonInputs, type ButtonInput } from "./button-chunks.ts"
 
 interface Route {
   readonly settings: PlaceClickSettings
@@ -68,9 +70,10 @@ export const buttonsLayer = (config: Config) =>
   Layer.effectDiscard(Effect.gen(function*() {
     const bus = yield* BridgeEvents
     const mqtt = yield* MqttConnection
+    const outbox = yield* Outbox
     const routes = routesOf(config)
 
-    const onPress = Effect.fnUntraced(function*(press: ButtonEvent, redeliverable = false) {
+    const onPress = Effect.fnUntraced(function*(press: ButtonEvent, redeliverable = false, receivedAs?: string) {
       const matching = (routes.get(press.source) ?? []).filter((r) =>
         r.gesture === press.gesture && (r.button === undefined || r.button === press.button)
       )
@@ -78,7 +81,7 @@ export const buttonsLayer = (config: Config) =>
       for (const route of matching) {
         // A press the broker would redeliver is retried until stored, then acknowledged.
         const result = redeliverable
-          ? yield* handlePress(route.settings, press, route.action).pipe(
+          ? yield* handlePress(route.settings, press, route.action, receivedAs).pipe(
             Effect.flatMap((r) => r._tag === "NotStored" ? Effect.fail(r.error) : Effect.succeed(r)),
             Effect.tapError((reason) => Effect.logError(`${route.settings.place}: press not stored (${reason}), not acknowledged to the broker; retrying`)),
             Effect.retry(Schedule.spaced("1 second")),
@@ -95,6 +98,18 @@ export const buttonsLayer = (config: Config) =>
         }
       }
     })
+
+    /**
+     * A press stored by a process killed before its PUBACK comes back flagged DUP after the
+     * restart; its item was written with the message's identity. An outbox that cannot be read
+     * answers "not stored": a duplicate highlight is better than a lost one.
+     */
+    const alreadyStored = (input: ButtonInput) =>
+      input.redelivered === true && input.receivedAs !== undefined
+        ? Effect.flatMap(Clock.currentTimeMillis, (now) => outbox.storedFrom(input.receivedAs!, now - redeliveryWindowMs)).pipe(
+          Effect.catch(() => Effect.succeed(false))
+        )
+        : Effect.succeed(false)
 
     const runSource = Effect.fnUntraced(function*(button: Button) {
       const definition = buttonSources[button.type]!
@@ -118,8 +133,12 @@ export const buttonsLayer = (config: Config) =>
       yield* Effect.logInfo(`button source ${button.name}: ${button.type}`)
       yield* Stream.runForEach(buttonInputs(button, onState), (input) =>
         Effect.gen(function*() {
+          if (yield* alreadyStored(input)) {
+            yield* Effect.logInfo(`MQTT redelivery on ${input.topic} of a press already stored (before a restart): not stored again`)
+            return input.ack?.()
+          }
           const presses = decoder.push(input.bytes, input.receivedAt, { topic: input.topic, retained: input.retained })
-          for (const press of presses) yield* onPress(press, input.ack !== undefined)
+          for (const press of presses) yield* onPress(press, input.ack !== undefined, input.receivedAs)
           input.ack?.()
           yield* Queue.offer(timerBell, undefined)
         }))

@@ -39,7 +39,11 @@ const migrations: ReadonlyArray<string> = [
   // An attempt in doubt: written before each request, cleared by a definite answer. Set at start-up,
   // it means the service may already have the item (kill -9, timeout, reset): reconcile first.
   `ALTER TABLE items ADD COLUMN sent_at INTEGER;
-   ALTER TABLE items ADD COLUMN sent_to TEXT;`
+   ALTER TABLE items ADD COLUMN sent_to TEXT;`,
+  // The broker message an item was made from (MQTT packet id, topic, payload digest), written with
+  // the item: a redelivery after a restart is recognised even if the process died before its PUBACK.
+  `ALTER TABLE items ADD COLUMN received_as TEXT;
+   CREATE INDEX items_received_as ON items (received_as, created_at) WHERE received_as IS NOT NULL;`
 ]
 
 // Its message is already the reason in words; describeFailure passes it through.

@@ -28,9 +28,10 @@ export const outboxStatements = (db: DatabaseSync) => ({
   // No RETURNING: node:sqlite's get() returns the row at the first step and drops the error of the
   // autocommit that follows (SQLITE_FULL), which would acknowledge an item that was rolled back.
   insert: db.prepare(
-    `INSERT INTO items (place, kind, payload, event_key, dedupe_key, created_at, not_before)
-     VALUES ($place, $kind, $payload, $eventKey, $dedupeKey, $createdAt, $createdAt)`
+    `INSERT INTO items (place, kind, payload, event_key, dedupe_key, created_at, not_before, received_as)
+     VALUES ($place, $kind, $payload, $eventKey, $dedupeKey, $createdAt, $createdAt, $receivedAs)`
   ),
+  storedFrom: db.prepare("SELECT 1 AS found FROM items WHERE received_as = $receivedAs AND created_at >= $since LIMIT 1"),
   byDedupeKey: db.prepare("SELECT * FROM items WHERE dedupe_key = $dedupeKey"),
   byId: db.prepare("SELECT * FROM items WHERE id = $id"),
   // Loose index scan over items_pending: a few seeks per place instead of reading every pending

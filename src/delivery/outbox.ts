@@ -46,6 +46,8 @@ export interface AppendInput {
   /** A second append with the same key returns the existing item and writes nothing. */
   readonly dedupeKey?: string | null
   readonly createdAt: number
+  /** The broker message the item was made from (see `receivedAsOf`), for `storedFrom`. */
+  readonly receivedAs?: string
 }
 
 export interface LaneCount {
@@ -82,6 +84,8 @@ export class Outbox extends Context.Service<Outbox, {
   get(id: number): Effect.Effect<Option.Option<OutboxItem>, OutboxReadError>
   /** Latest appended item of that kind in any state: change detection after a restart. */
   lastOf(place: string, kind: ItemKind): Effect.Effect<Option.Option<OutboxItem>, OutboxReadError>
+  /** Whether an item created at or after `since` was made from this broker message. */
+  storedFrom(receivedAs: string, since: number): Effect.Effect<boolean, OutboxReadError>
   readonly counts: Effect.Effect<ReadonlyArray<LaneCount>, OutboxReadError>
   /** Newest first. */
   recent(place: string, limit: number): Effect.Effect<ReadonlyArray<OutboxItem>, OutboxReadError>
@@ -156,7 +160,8 @@ const makeOutbox = Effect.fnUntraced(function*(stateDirectory: string) {
         payload: toJson(input.payload, "payload"),
         eventKey: input.eventKey ?? null,
         dedupeKey,
-        createdAt: input.createdAt
+        createdAt: input.createdAt,
+        receivedAs: input.receivedAs ?? null
       })
       return sql.byId.get({ id: lastInsertRowid })
     })
@@ -207,6 +212,8 @@ const makeOutbox = Effect.fnUntraced(function*(stateDirectory: string) {
       update(id, () => sql.setEventKey.run({ id, eventKey }))
     ),
     get: Effect.fn("Outbox.get")((id: number) => read(() => maybe(sql.byId.get({ id })))),
+    storedFrom: Effect.fn("Outbox.storedFrom")((receivedAs: string, since: number) =>
+      read(() => sql.storedFrom.get({ receivedAs, since }) !== undefined)),
     lastOf: Effect.fn("Outbox.lastOf")((place: string, kind: ItemKind) =>
       read(() => maybe(sql.lastOf.get({ place, kind })))
     ),

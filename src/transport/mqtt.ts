@@ -2,7 +2,7 @@ import { Context, Effect, Layer, Option, Queue, Redacted, Schema, Stream, Subscr
 import { connect } from "mqtt"
 import { clientOptions, describeBroker, endClient } from "./mqtt-client.ts"
 import type { LinkState } from "../domain/received.ts"
-import { Redeliveries, strictlyIncreasing } from "./redeliveries.ts"
+import { receivedAsOf, Redeliveries, strictlyIncreasing } from "./redeliveries.ts"
 import { topicMatches } from "./topic-filter.ts"
 
 export interface MqttMessage {
@@ -17,6 +17,13 @@ export interface MqttMessage {
    * message is durably handled, so a crash before that gets it redelivered. Idempotent.
    */
   readonly ack: () => void
+  /**
+   * QoS 1: which message this is to the broker (packet id, topic, payload digest), to store with
+   * what it produced; `redelivered` is the broker's DUP flag. A redelivery whose `receivedAs` is
+   * already stored was handled by a process that died before acknowledging it.
+   */
+  readonly receivedAs?: string
+  readonly redelivered: boolean
 }
 
 export interface SubscribeOptions {
@@ -166,7 +173,9 @@ const make = Effect.fnUntraced(function*(options: MqttConnectionOptions) {
       topic: packet.topic,
       payload: packet.payload as Uint8Array,
       retained: packet.retain,
-      ack
+      ack,
+      redelivered: packet.dup,
+      ...(packet.qos > 0 && packet.messageId !== undefined ? { receivedAs: receivedAsOf(packet.messageId, identity) } : {})
     }
     let claimed = false
     for (const route of routes) {

@@ -28,6 +28,17 @@ export class Redeliveries {
 }
 
 /**
+ * A QoS 1 message as the outbox remembers it, with what it produced. The broker resends an
+ * unacknowledged message with its original packet id after our restart, so id, topic and
+ * payload together name it; ids are reused only after a PUBACK, which is why a stored match is
+ * looked for only among recent items.
+ */
+export const receivedAsOf = (messageId: number, identity: string): string => `${messageId}\u0000${identity}`
+
+/** How far back a redelivery is matched: a restart takes seconds, and an id comes round only after 65,535 messages. */
+export const redeliveryWindowMs = 10 * 60_000
+
+/**
  * Receive times that never repeat: a backlog flushed after a reconnect arrives within one
  * millisecond, and two presses of one button stamped alike would share a click id (and the
  * second be dropped as the first's duplicate). Later by at most a millisecond per message.

@@ -259,7 +259,13 @@ describe("acknowledging only what is stored (manualAck)", () => {
           m.ack()
         }))
       ))
-      await eventually("press-1 redelivered", async () => (again.some((m) => text(m) === "press-1") ? true : undefined), { timeoutMs: 8_000 })
+      const redelivered = await eventually("press-1 redelivered", async () => again.find((m) => text(m) === "press-1"), { timeoutMs: 8_000 })
+      // The broker's DUP flag and the same packet id: what lets the outbox recognise a press it stored.
+      const original = held.find((m) => text(m) === "press-1")!
+      expect(original.redelivered).toBe(false)
+      expect(redelivered.redelivered).toBe(true)
+      expect(redelivered.receivedAs).toBeDefined()
+      expect(redelivered.receivedAs).toBe(original.receivedAs)
       await second.runtime.dispose()
     } finally {
       await peer.endAsync(true)
