@@ -7,6 +7,8 @@ import { pathToFileURL } from "node:url"
 const root = join(import.meta.dirname, "..")
 const cli = join(root, "bin/scorebridge")
 const probe = join(import.meta.dirname, "heap-probe.mjs")
+/** USER_HZ: 100 on every Linux this runs on (getconf CLK_TCK). */
+const clockTicksPerSecond = 100
 
 export interface LogLine {
   readonly level: number
@@ -29,6 +31,8 @@ export interface Daemon {
   readonly exited: () => boolean
   /** VmRSS and VmHWM (peak) in MB, from /proc. */
   readonly rssMb: () => { readonly rss: number; readonly peak: number }
+  /** CPU time used so far (user + system), in seconds, from /proc. */
+  readonly cpuSeconds: () => number
   /** Asks the preloaded probe for a post-GC heap figure; resolves with it. */
   readonly heapSample: () => Promise<HeapSample>
   /** SIGTERM, SIGKILL after `graceMs`; resolves once it has exited. */
@@ -93,6 +97,11 @@ export const startDaemon = (config: string, env: Readonly<Record<string, string>
     stderr: stderrTail,
     exited: () => done,
     rssMb: () => ({ rss: status("VmRSS"), peak: status("VmHWM") }),
+    cpuSeconds: () => {
+      // Fields 14 and 15 of /proc/PID/stat, after the parenthesised command name (which may hold spaces).
+      const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ")
+      return (Number(fields[11]) + Number(fields[12])) / clockTicksPerSecond
+    },
     heapSample,
     stop: async (graceMs = 6_000) => {
       if (!done) {

@@ -131,12 +131,15 @@ const main = async () => {
     say(`  warmed up and quiet after ${Math.round((Date.now() - startedAt) / 1000)} s`)
 
     say(`\n[3/5] steady state for ${soakMinutes} min: one score change or press every 1.2 s, clock frames every 250 ms on every place`)
+    const cpuBeforeSteady = daemon.cpuSeconds()
+    const steadyStartedAt = Date.now()
     const steady = await runSteady(venue, daemon, {
       durationMs: soakMinutes * 60_000,
       heapEveryMs: soakMinutes > 10 ? 60_000 : 10_000,
       heapAfterMs: Math.min(30_000, soakMinutes * 60_000 * 0.2),
       onProgress: say
     })
+    const steadyCpu = (daemon.cpuSeconds() - cpuBeforeSteady) / ((Date.now() - steadyStartedAt) / 1000)
     await settle(venue, 1_500, 30_000)
     const steadyRequests = await allRequests(venue)
     const clickIdle = matchClicks(steadyRequests, steady.presses)
@@ -156,6 +159,7 @@ const main = async () => {
     const heapSpanMin = heapPoints.length < 2 ? 0 : heapPoints.at(-1)!.x * 60
     say(`  daemon heap after GC: ${heapPoints.map((p) => p.y.toFixed(2)).join(" ")} MB → ${heapGrowth.toFixed(2)} MB/h over ${heapSpanMin.toFixed(1)} min`)
     say(`  daemon RSS (median of steady samples): ${rssMb.toFixed(1)} MB`)
+    say(`  daemon CPU: ${(steadyCpu * 100).toFixed(1)} % of one core (8 consoles ticking 4×/s, an action every 1.2 s, heap samples)`)
 
     say(`\n[4/5] saturated: ${backlogPerPlace} score changes on every place at once, presses while the backlog drains`)
     const saturated = await runSaturated(venue, { perPlace: backlogPerPlace, onProgress: say })
@@ -206,6 +210,7 @@ const main = async () => {
       http_429_count: http429,
       rss_mb: round1(rssMb),
       rss_peak_mb: round1(rssEnd.peak),
+      cpu_percent_steady: round1(steadyCpu * 100),
       heap_growth_mb_per_hour: round2(heapGrowth),
       heap_method: `post-GC heapUsed of the daemon (preloaded bench/heap-probe.mjs, --expose-gc, SIGUSR2), ${heapPoints.length} samples over ${heapSpanMin.toFixed(1)} min, least-squares slope`,
       heap_used_mb_last: heapPoints.length === 0 ? null : round2(heapPoints.at(-1)!.y),
