@@ -81,7 +81,8 @@ const tail = (matched: Matched, requests: ReadonlyArray<RecordedRequest>, overMs
       const self = at === undefined ? undefined : requests[at]!
       const gap = previous === undefined || self === undefined ? "" :
         `; ${self.at - previous.at} ms after ${previous.method} ${previous.path.replace(/^\/public/, "")} (${previous.status})`
-      return `    ${latency} ms (${matched.beforeStamp[i]} ms before the stamp)${gap}`
+      const when = self === undefined ? "" : ` at ${new Date(self.at).toISOString().slice(11, 19)}Z`
+      return `    ${latency} ms${when} (${matched.beforeStamp[i]} ms before the stamp)${gap}`
     })
 }
 
