@@ -30,6 +30,12 @@ export interface BudgetSnapshot {
  */
 export class RateBudget extends Context.Service<RateBudget, {
   acquire(priority: Priority): Effect.Effect<void>
+  /**
+   * The granted request is leaving now. Work between the grant and the send (the outbox's
+   * in-doubt fsync) can stall on a slow disk; spacing the next grant from the real send keeps
+   * two requests from leaving together when the stall ends.
+   */
+  readonly sending: Effect.Effect<void>
   /** The granted request has completed (answered, failed or timed out). */
   readonly finished: Effect.Effect<void>
   readonly rateLimited: Effect.Effect<number>
@@ -51,6 +57,7 @@ const make = Effect.fnUntraced(function*(options: BudgetOptions) {
   const bell = yield* Queue.sliding<void>(1)
   const sent: Array<number> = []
   let lastGrant = -Infinity
+  let lastSent = -Infinity
   let lastFinished = -Infinity
   let backoffUntil = 0
   let backoffLevel = 0
@@ -76,7 +83,7 @@ const make = Effect.fnUntraced(function*(options: BudgetOptions) {
       // The service counts arrivals, which fall anywhere between our send and
       // its answer: spacing from the previous answer as well as from the previous
       // send keeps a slow first request from arriving too close to the next one.
-      const slot = Math.max(lastGrant + intervalMs, lastFinished + intervalMs, backoffUntil)
+      const slot = Math.max(lastGrant + intervalMs, lastSent + intervalMs, lastFinished + intervalMs, backoffUntil)
       if (slot > now) {
         // Pick only once the slot is due, so a click that arrives meanwhile
         // takes it ahead of scores that were already waiting.
@@ -122,6 +129,9 @@ const make = Effect.fnUntraced(function*(options: BudgetOptions) {
 
   return RateBudget.of({
     acquire,
+    sending: Effect.map(Clock.currentTimeMillis, (now) => {
+      lastSent = Math.max(lastSent, now)
+    }),
     finished: Effect.map(Clock.currentTimeMillis, (now) => {
       lastFinished = Math.max(lastFinished, now)
     }),

@@ -30,15 +30,19 @@ export const serviceDeliverer = (options: DelivererOptions = {}) =>
     const budget = yield* RateBudget
     const backlogAfterMs = options.backlogAfterMs ?? 10_000
 
+    /** Records the attempt as in doubt (fsync), then tells the budget the request leaves now. */
+    const markSending = (id: number, sentTo: string) =>
+      outbox.markSending(id, sentTo).pipe(Effect.orDie, Effect.andThen(budget.sending))
+
     const deliverScore = Effect.fnUntraced(function*(item: OutboxItem) {
       const entry = item.payload as ScoreEntry
       const now = yield* Clock.currentTimeMillis
       if (item.eventKey !== null && now - item.createdAt > backlogAfterMs) {
-        yield* outbox.markSending(item.id, item.eventKey).pipe(Effect.orDie)
+        yield* markSending(item.id, item.eventKey)
         const answer = yield* client.postEventScore(item.eventKey, entry)
         return Outcome.delivered({ eventKey: item.eventKey, key: answer.key })
       }
-      yield* outbox.markSending(item.id, "place").pipe(Effect.orDie)
+      yield* markSending(item.id, "place")
       const answer = yield* client.postPlaceScore(item.place, entry)
       if (answer._tag === "Added") {
         yield* events.learn(item.place, answer.eventKey)
@@ -65,7 +69,7 @@ export const serviceDeliverer = (options: DelivererOptions = {}) =>
         yield* budget.finished
         yield* budget.acquire("click")
       }
-      yield* outbox.markSending(item.id, eventKey).pipe(Effect.orDie)
+      yield* markSending(item.id, eventKey)
       const answer = yield* client.postClick(eventKey, body)
       const result = { eventKey, momentKey: answer.momentKey }
       const sentAt = yield* Clock.currentTimeMillis
