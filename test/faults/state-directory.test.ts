@@ -45,6 +45,30 @@ const inDaemonMounts = (world: World, script: string): void => {
   execFileSync("nsenter", ["-t", String(pid), "-m", "sh", "-ec", script], { stdio: "pipe" })
 }
 
+/**
+ * Once the state directory is usable again: stops pressing, waits for the presses the broker
+ * acknowledged to become moments, records the scenario's figures and checks each arrived once.
+ */
+const pressesArriveOnce = async (world: World, presser: ReturnType<typeof pressEvery>, scenario: string, runs: number, said: string) => {
+  await presser.stop()
+  await eventually("every press to arrive", async () => {
+    const now = (await world.control.state()).events.find((e) => e.key === world.eventKeys[mqttPlace])
+    return (now?.moments.length ?? 0) >= presser.acknowledged.length ? true : undefined
+  }, { timeoutMs: 30_000, intervalMs: 250 }).catch(() => undefined)
+  const presses = await checkPresses(world, mqttPlace, presser.acknowledged)
+  recordFigures(scenario, {
+    ...figures(),
+    runs,
+    faultsInjected: 1,
+    pressesSent: presses.sent,
+    pressesDelivered: presses.delivered,
+    duplicates: presses.duplicates,
+    crashes: world.daemon.crashes(),
+    notes: `said: ${said.slice(0, 160)}`
+  })
+  expect(presses.problems, world.daemon.tail()).toEqual([])
+}
+
 describe.skipIf(!canMount)("state directory read-only or full", () => {
   it("read-only at start-up: the daemon waits (no crash loop), says why, acknowledges nothing, and recovers by itself", async () => {
     const state = stateDirectory("ro")
@@ -73,23 +97,7 @@ describe.skipIf(!canMount)("state directory read-only or full", () => {
 
     inDaemonMounts(world, `mount -o remount,rw,bind ${state}`)
     await daemon.waitForLog(/usable again/, { from, timeoutMs: 15_000 })
-    await presser.stop()
-    await eventually("every press to arrive", async () => {
-      const now = (await world!.control.state()).events.find((e) => e.key === world!.eventKeys[mqttPlace])
-      return (now?.moments.length ?? 0) >= presser.acknowledged.length ? true : undefined
-    }, { timeoutMs: 30_000, intervalMs: 250 }).catch(() => undefined)
-    const presses = await checkPresses(world, mqttPlace, presser.acknowledged)
-    recordFigures("state-read-only", {
-      ...figures(),
-      runs: 2,
-      faultsInjected: 1,
-      pressesSent: presses.sent,
-      pressesDelivered: presses.delivered,
-      duplicates: presses.duplicates,
-      crashes: daemon.crashes(),
-      notes: `said: ${why.msg.slice(0, 160)}`
-    })
-    expect(presses.problems, daemon.tail()).toEqual([])
+    await pressesArriveOnce(world, presser, "state-read-only", 2, why.msg)
   }, scenarioTimeoutMs)
 
   it("full while running: presses it cannot store stay at the broker, the log says why, all arrive once space is back", async () => {
@@ -109,23 +117,7 @@ describe.skipIf(!canMount)("state directory read-only or full", () => {
     expect(daemon.alive()).toBe(true)
     inDaemonMounts(world, `rm -f ${state}/filler`)
     await sleep(1_500)
-    await presser.stop()
-    await eventually("every press to arrive", async () => {
-      const now = (await world!.control.state()).events.find((e) => e.key === world!.eventKeys[mqttPlace])
-      return (now?.moments.length ?? 0) >= presser.acknowledged.length ? true : undefined
-    }, { timeoutMs: 30_000, intervalMs: 250 }).catch(() => undefined)
-    const presses = await checkPresses(world, mqttPlace, presser.acknowledged)
-    recordFigures("state-full", {
-      ...figures(),
-      runs: 1,
-      faultsInjected: 1,
-      pressesSent: presses.sent,
-      pressesDelivered: presses.delivered,
-      duplicates: presses.duplicates,
-      crashes: daemon.crashes(),
-      notes: `said: ${why.msg.slice(0, 160)}`
-    })
-    expect(presses.problems, daemon.tail()).toEqual([])
+    await pressesArriveOnce(world, presser, "state-full", 1, why.msg)
     expect(daemon.crashes()).toBe(0)
   }, scenarioTimeoutMs)
 })
