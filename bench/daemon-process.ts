@@ -1,3 +1,4 @@
+import type { Stall } from "./stalls.mjs"
 import { collectDaemonOutput } from "../test/support/daemon-output.ts"
 import { type ChildProcess, spawn } from "node:child_process"
 import { existsSync, readFileSync } from "node:fs"
@@ -20,6 +21,8 @@ export interface HeapSample {
   readonly at: number
   readonly heapUsed: number
   readonly rss: number
+  /** The daemon's event-loop stalls since the previous sample. */
+  readonly stalls: ReadonlyArray<Stall>
 }
 
 export interface Daemon {

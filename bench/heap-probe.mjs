@@ -10,11 +10,13 @@
  * measures garbage) and appends one JSON line to $SCOREBRIDGE_BENCH_HEAP_FILE. With
  * $SCOREBRIDGE_BENCH_HEAP_SNAPSHOTS set to a directory it also writes a heap snapshot there,
  * for `bench/heap-diff.ts` to say what grew (it blocks the daemon for a second or two: for
- * hunting a leak, not for latency figures).
+ * hunting a leak, not for latency figures). Each line also carries the daemon's event-loop
+ * stalls over 20 ms since the previous line (`stalls.mjs`), to lay against slow latency samples.
  */
 import { appendFileSync } from "node:fs"
 import { join } from "node:path"
 import { writeHeapSnapshot } from "node:v8"
+import { recordStalls } from "./stalls.mjs"
 
 const file = process.env["SCOREBRIDGE_BENCH_HEAP_FILE"]
 const snapshots = process.env["SCOREBRIDGE_BENCH_HEAP_SNAPSHOTS"]
@@ -22,11 +24,12 @@ const snapshots = process.env["SCOREBRIDGE_BENCH_HEAP_SNAPSHOTS"]
 const collect = /** @type {{ gc?: () => void }} */ (globalThis).gc
 
 if (file !== undefined && file !== "") {
+  const stalls = recordStalls(20)
   process.on("SIGUSR2", () => {
     collect?.()
     const memory = process.memoryUsage()
     const at = Date.now()
-    appendFileSync(file, `${JSON.stringify({ at, gc: collect !== undefined, heapUsed: memory.heapUsed, rss: memory.rss, external: memory.external })}\n`)
+    appendFileSync(file, `${JSON.stringify({ at, gc: collect !== undefined, heapUsed: memory.heapUsed, rss: memory.rss, external: memory.external, stalls: stalls.take() })}\n`)
     if (snapshots !== undefined && snapshots !== "") {
       setImmediate(() => writeHeapSnapshot(join(snapshots, `heap-${at}.heapsnapshot`)))
     }

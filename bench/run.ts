@@ -19,6 +19,7 @@ import type { RecordedRequest } from "../src/simulator/control-client.ts"
 import { drainRate, runSaturated } from "./saturated.ts"
 import { percentiles, round1, round2, round3, sleep, slope } from "./stats.ts"
 import { readyDefinition, waitUntilReady } from "./startup.ts"
+import { recordStalls, type Stall } from "./stalls.mjs"
 import { runSteady, startTicking } from "./steady.ts"
 import { pressButton, requestsPerSecond, startVenue, token, type Venue, writeScoreChange } from "./venue.ts"
 
@@ -68,7 +69,13 @@ const worst = (matched: Matched): string => {
  * it: a click that waited for a rate slot shows the request that took the slot, one that did
  * not points at the daemon itself (event loop, GC, fsync).
  */
-const tail = (matched: Matched, requests: ReadonlyArray<RecordedRequest>, overMs: number, count = 6): Array<string> => {
+const tail = (
+  matched: Matched,
+  requests: ReadonlyArray<RecordedRequest>,
+  overMs: number,
+  stalls: { readonly daemon: ReadonlyArray<Stall>; readonly bench: ReadonlyArray<Stall> },
+  count = 6
+): Array<string> => {
   const bySeq = new Map(requests.map((r, i) => [r.seq, i]))
   return matched.latencies
     .map((latency, i) => ({ latency, i }))
@@ -82,9 +89,28 @@ const tail = (matched: Matched, requests: ReadonlyArray<RecordedRequest>, overMs
       const gap = previous === undefined || self === undefined ? "" :
         `; ${self.at - previous.at} ms after ${previous.method} ${previous.path.replace(/^\/public/, "")} (${previous.status})`
       const when = self === undefined ? "" : ` at ${new Date(self.at).toISOString().slice(11, 19)}Z`
-      return `    ${latency} ms${when} (${matched.beforeStamp[i]} ms before the stamp)${gap}`
+      const during = self === undefined ? "" : stallsDuring(stalls, self.at - latency, self.at)
+      return `    ${latency} ms${when} (${matched.beforeStamp[i]} ms before the stamp)${gap}${during}`
     })
 }
+
+/** Event-loop stalls of the daemon and of the bench (whose simulator answers) overlapping a sample. */
+const stallsDuring = (
+  stalls: { readonly daemon: ReadonlyArray<Stall>; readonly bench: ReadonlyArray<Stall> },
+  from: number,
+  to: number
+): string => {
+  const overlapping = (list: ReadonlyArray<Stall>) =>
+    list.filter((stall) => stall.at < to && stall.at + stall.ms > from).map((stall) => `${stall.ms} ms`)
+  const daemon = overlapping(stalls.daemon)
+  const bench = overlapping(stalls.bench)
+  return `; stalls: daemon ${daemon.length === 0 ? "none" : daemon.join(", ")}, bench ${bench.length === 0 ? "none" : bench.join(", ")}`
+}
+
+/** The longest dozen stalls, in time order (a soak has a forced GC a minute), as offsets from `from`. */
+const listed = (list: ReadonlyArray<Stall>, from: number): string =>
+  list.length === 0 ? "none" : `${list.length}: ` + [...list].sort((a, b) => b.ms - a.ms).slice(0, 12).sort((a, b) => a.at - b.at)
+    .map((stall) => `${stall.ms} ms at +${((stall.at - from) / 1000).toFixed(1)} s`).join(", ")
 
 const main = async () => {
   const startedAt = Date.now()
@@ -134,6 +160,7 @@ const main = async () => {
     say(`\n[3/5] steady state for ${soakMinutes} min: one score change or press every 1.2 s, clock frames every 250 ms on every place`)
     const cpuBeforeSteady = daemon.cpuSeconds()
     const steadyStartedAt = Date.now()
+    const benchStalls = recordStalls(20)
     const steady = await runSteady(venue, daemon, {
       durationMs: soakMinutes * 60_000,
       heapEveryMs: soakMinutes > 10 ? 60_000 : 10_000,
@@ -143,6 +170,11 @@ const main = async () => {
     const steadyCpu = (daemon.cpuSeconds() - cpuBeforeSteady) / ((Date.now() - steadyStartedAt) / 1000)
     await settle(venue, 1_500, 30_000)
     const steadyRequests = await allRequests(venue)
+    const stalls = {
+      daemon: [...steady.heap, await daemon.heapSample()].flatMap((sample) => sample.stalls).filter((stall) => stall.at >= steadyStartedAt),
+      bench: benchStalls.take()
+    }
+    say(`  event-loop stalls over 20 ms (the heap samples' forced GCs included): daemon ${listed(stalls.daemon, steadyStartedAt)}; bench ${listed(stalls.bench, steadyStartedAt)}`)
     const clickIdle = matchClicks(steadyRequests, steady.presses)
     const scoreIdle = matchScores(steadyRequests, steady.writes)
     const clickIdleP = percentiles(clickIdle.latencies)
@@ -150,7 +182,7 @@ const main = async () => {
     say(`  click idle: p50 ${clickIdleP.p50} ms, p99 ${clickIdleP.p99} ms, max ${clickIdleP.max} ms (n=${clickIdleP.n}, lost ${clickIdle.lost})${worst(clickIdle)}`)
     say(`  score idle: p50 ${scoreIdleP.p50} ms, p99 ${scoreIdleP.p99} ms, max ${scoreIdleP.max} ms (n=${scoreIdleP.n}, lost ${scoreIdle.lost})${worst(scoreIdle)}`)
     for (const [what, matched, overMs] of [["click", clickIdle, 20], ["score", scoreIdle, 25]] as const) {
-      const slow = tail(matched, steadyRequests, overMs)
+      const slow = tail(matched, steadyRequests, overMs, stalls)
       if (slow.length > 0) say(`  slowest idle ${what}s over ${overMs} ms:\n${slow.join("\n")}`)
     }
     const heapPoints = steady.heap.map((s) => ({ x: (s.at - steady.heap[0]!.at) / 3_600_000, y: mb(s.heapUsed) }))
@@ -163,13 +195,19 @@ const main = async () => {
     say(`  daemon CPU: ${(steadyCpu * 100).toFixed(1)} % of one core (8 consoles ticking 4×/s, an action every 1.2 s, heap samples)`)
 
     say(`\n[4/5] saturated: ${backlogPerPlace} score changes on every place at once, presses while the backlog drains`)
+    const saturatedStartedAt = Date.now()
     const saturated = await runSaturated(venue, { perPlace: backlogPerPlace, onProgress: say })
+    const saturatedStalls = { daemon: (await daemon.heapSample()).stalls.filter((stall) => stall.at >= saturatedStartedAt), bench: benchStalls.take() }
+    benchStalls.stop()
+    say(`  event-loop stalls over 20 ms: daemon ${listed(saturatedStalls.daemon, saturatedStartedAt)}; bench ${listed(saturatedStalls.bench, saturatedStartedAt)}`)
     const clickSat = matchClicks(saturated.requests, saturated.presses)
     const backlogScores = matchScores(saturated.requests, saturated.backlog)
     const clickSatP = percentiles(clickSat.latencies)
     const drain = drainRate(saturated)
     say(`  drained: ${saturated.drained ? "yes" : "NO (deadline)"}; backlog entries delivered ${backlogScores.latencies.length}/${saturated.backlog.length}`)
     say(`  click saturated: p50 ${clickSatP.p50} ms, p99 ${clickSatP.p99} ms, max ${clickSatP.max} ms (n=${clickSatP.n}, lost ${clickSat.lost})${worst(clickSat)}`)
+    const slowSaturated = tail(clickSat, saturated.requests, 1050, saturatedStalls)
+    if (slowSaturated.length > 0) say(`  slowest saturated clicks over 1050 ms:\n${slowSaturated.join("\n")}`)
     say(`  drain: ${drain.requests} requests in ${drain.seconds.toFixed(1)} s = ${drain.perSecond.toFixed(3)}/s (allowed ${requestsPerSecond}/s)`)
 
     stopTicking()
