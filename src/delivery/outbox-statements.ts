@@ -74,6 +74,7 @@ export const outboxStatements = (db: DatabaseSync) => ({
      WHERE id = $id`
   ),
   sending: db.prepare("UPDATE items SET sent_at = $sentAt, sent_to = $sentTo WHERE id = $id"),
+  notSent: db.prepare("UPDATE items SET sent_at = NULL, sent_to = NULL WHERE id = $id AND state = 'pending'"),
   setEventKey: db.prepare("UPDATE items SET event_key = $eventKey WHERE id = $id"),
   prune: db.prepare(
     `DELETE FROM items WHERE state IN ('delivered', 'warning') AND settled_at < $settledBefore`

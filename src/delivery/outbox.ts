@@ -80,6 +80,8 @@ export class Outbox extends Context.Service<Outbox, {
   reschedule(id: number, error: string, notBefore: number, inDoubt?: boolean): Effect.Effect<void, OutboxWriteError>
   /** Written (durably) just before a request: if the process dies now, the item is in doubt. */
   markSending(id: number, sentTo: string): Effect.Effect<void, OutboxWriteError>
+  /** Takes back `markSending` when the request never left (shut down while it waited for its slot). */
+  unmarkSending(id: number): Effect.Effect<void, OutboxWriteError>
   setEventKey(id: number, eventKey: string): Effect.Effect<void, OutboxWriteError>
   get(id: number): Effect.Effect<Option.Option<OutboxItem>, OutboxReadError>
   /** Latest appended item of that kind in any state: change detection after a restart. */
@@ -208,6 +210,10 @@ const makeOutbox = Effect.fnUntraced(function*(stateDirectory: string) {
       const sentAt = yield* Clock.currentTimeMillis
       yield* update(id, () => sql.sending.run({ id, sentAt, sentTo }))
     }),
+    unmarkSending: Effect.fn("Outbox.unmarkSending")((id: number) =>
+      write(() => {
+        sql.notSent.run({ id })
+      })),
     setEventKey: Effect.fn("Outbox.setEventKey")((id: number, eventKey: string) =>
       update(id, () => sql.setEventKey.run({ id, eventKey }))
     ),

@@ -91,12 +91,17 @@ export class Scheduler extends Context.Service<Scheduler, {
 
     const deliverOnce = (head: OutboxItem) =>
       Effect.gen(function*() {
-        yield* budget.acquire(head.kind === "score" ? "score" : "click")
         // Read again: an earlier attempt may have left it in doubt (reconcile first) or settled it.
         const current = yield* outbox.get(head.id)
-        if (Option.isNone(current) || current.value.state !== "pending") return yield* budget.finished
+        if (Option.isNone(current) || current.value.state !== "pending") return
         const item = current.value
-        const outcome = yield* deliverer.deliver(item).pipe(Effect.ensuring(budget.finished))
+        // The in-doubt mark is written while the item waits, not inside its slot.
+        const markedFor = item.sentAt === null ? yield* deliverer.markBeforeSlot(item) : undefined
+        yield* budget.acquire(item.kind === "score" ? "score" : "click").pipe(
+          // Shut down before its slot: nothing left, so the item is not in doubt after a restart.
+          Effect.onInterrupt(() => markedFor === undefined ? Effect.void : Effect.ignore(outbox.unmarkSending(item.id)))
+        )
+        const outcome = yield* deliverer.deliver(item, markedFor).pipe(Effect.ensuring(budget.finished))
         yield* bus.publish({ _tag: "Settled", place: item.place, itemId: item.id, kind: item.kind, outcome })
         yield* record(item, outcome)
       })

@@ -30,19 +30,28 @@ export const serviceDeliverer = (options: DelivererOptions = {}) =>
     const budget = yield* RateBudget
     const backlogAfterMs = options.backlogAfterMs ?? 10_000
 
-    /** Records the attempt as in doubt (fsync), then tells the budget the request leaves now. */
-    const markSending = (id: number, sentTo: string) =>
-      outbox.markSending(id, sentTo).pipe(Effect.orDie, Effect.andThen(budget.sending))
+    /**
+     * Records the attempt as in doubt (fsync) unless it was marked for this destination before
+     * its slot, then tells the budget the request leaves now.
+     */
+    const markSending = (id: number, sentTo: string, markedFor: string | undefined) =>
+      (markedFor === sentTo ? Effect.void : outbox.markSending(id, sentTo).pipe(Effect.orDie)).pipe(
+        Effect.andThen(budget.sending)
+      )
 
-    const deliverScore = Effect.fnUntraced(function*(item: OutboxItem) {
+    // A score entry that has waited goes to the event it was captured in; a fresh one to the place.
+    const scoreDestination = (item: OutboxItem, now: number): string =>
+      item.eventKey !== null && now - item.createdAt > backlogAfterMs ? item.eventKey : "place"
+
+    const deliverScore = Effect.fnUntraced(function*(item: OutboxItem, markedFor: string | undefined) {
       const entry = item.payload as ScoreEntry
-      const now = yield* Clock.currentTimeMillis
-      if (item.eventKey !== null && now - item.createdAt > backlogAfterMs) {
-        yield* markSending(item.id, item.eventKey)
-        const answer = yield* client.postEventScore(item.eventKey, entry)
-        return Outcome.delivered({ eventKey: item.eventKey, key: answer.key })
+      // Decided again at the send: an entry can cross backlogAfterMs while it waits for its slot.
+      const destination = scoreDestination(item, yield* Clock.currentTimeMillis)
+      yield* markSending(item.id, destination, markedFor)
+      if (destination !== "place") {
+        const answer = yield* client.postEventScore(destination, entry)
+        return Outcome.delivered({ eventKey: destination, key: answer.key })
       }
-      yield* markSending(item.id, "place")
       const answer = yield* client.postPlaceScore(item.place, entry)
       if (answer._tag === "Added") {
         yield* events.learn(item.place, answer.eventKey)
@@ -54,7 +63,7 @@ export const serviceDeliverer = (options: DelivererOptions = {}) =>
 
     // A click goes to the event it was pressed in; when that was not known at
     // press time, the place's active event is looked up now.
-    const deliverClick = Effect.fnUntraced(function*(item: OutboxItem) {
+    const deliverClick = Effect.fnUntraced(function*(item: OutboxItem, markedFor: string | undefined) {
       const body = item.payload as ClickBody
       const lookedUp = item.eventKey === null
       const eventKey = item.eventKey ?? Option.getOrNull(yield* client.activeEventKey(item.place))
@@ -69,7 +78,7 @@ export const serviceDeliverer = (options: DelivererOptions = {}) =>
         yield* budget.finished
         yield* budget.acquire("click")
       }
-      yield* markSending(item.id, eventKey)
+      yield* markSending(item.id, eventKey, markedFor)
       const answer = yield* client.postClick(eventKey, body)
       const result = { eventKey, momentKey: answer.momentKey }
       const sentAt = yield* Clock.currentTimeMillis
@@ -123,22 +132,36 @@ export const serviceDeliverer = (options: DelivererOptions = {}) =>
       return Option.none<Outcome>()
     })
 
-    const send = (item: OutboxItem) =>
-      item.kind === "score" ? deliverScore(item) : item.kind === "undo" ? deliverUndo(item) : deliverClick(item)
+    const send = (item: OutboxItem, markedFor: string | undefined) =>
+      item.kind === "score" ? deliverScore(item, markedFor) : item.kind === "undo" ? deliverUndo(item) : deliverClick(item, markedFor)
 
-    const deliver = (item: OutboxItem): Effect.Effect<Outcome> =>
+    // Where the item will go when that is known before its slot; a click whose event is unknown
+    // is marked after its look-up, and an undo (a delete, harmless to repeat) never is.
+    const markBeforeSlot = (item: OutboxItem): Effect.Effect<string | undefined> =>
       Effect.gen(function*() {
-        if (item.sentAt !== null && item.kind !== "undo") {
+        const destination = item.kind === "score"
+          ? scoreDestination(item, yield* Clock.currentTimeMillis)
+          : item.kind === "click" ? item.eventKey ?? undefined : undefined
+        if (destination === undefined) return undefined
+        yield* outbox.markSending(item.id, destination).pipe(Effect.orDie)
+        return destination
+      })
+
+    const deliver = (item: OutboxItem, markedFor?: string): Effect.Effect<Outcome> =>
+      Effect.gen(function*() {
+        // In doubt from an earlier attempt (not this one's own mark): read back before resending.
+        if (item.sentAt !== null && markedFor === undefined && item.kind !== "undo") {
           const already = yield* reconciled(item).pipe(
             // Whatever stops the look-up, the item stays in doubt: the next attempt looks again.
             Effect.catch((error: ServiceError) => Effect.fail(stillInDoubt(outcomeOf(error))))
           )
           if (Option.isSome(already)) return already.value
         }
-        return yield* send(item).pipe(Effect.catch((error: ServiceError) => Effect.succeed(outcomeOf(error))))
+        return yield* send(item, markedFor).pipe(Effect.catch((error: ServiceError) => Effect.succeed(outcomeOf(error))))
       }).pipe(Effect.catch((outcome: Outcome) => Effect.succeed(outcome)))
 
     return Deliverer.of({
+      markBeforeSlot,
       deliver,
       probe: client.sports.pipe(Effect.as(true), Effect.catch(() => Effect.succeed(false)))
     })
