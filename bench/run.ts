@@ -11,7 +11,7 @@ import { cpus, freemem, totalmem, tmpdir } from "node:os"
 import { join } from "node:path"
 import { parseArgs } from "node:util"
 import { makeCleanup } from "./cleanup.ts"
-import { startDaemon } from "./daemon-process.ts"
+import { type LogLine, startDaemon } from "./daemon-process.ts"
 import { measureDecoder } from "./decode-throughput.ts"
 import { daemonNodeFlags, measureDecodersUnderDaemonFlags } from "./decode-under-daemon-flags.ts"
 import { accepted, allRequests, type Matched, matchClicks, matchScores, pendingScores } from "./deliveries.ts"
@@ -19,6 +19,7 @@ import type { RecordedRequest } from "../src/simulator/control-client.ts"
 import { drainRate, runSaturated } from "./saturated.ts"
 import { percentiles, round1, round2, round3, sleep, slope } from "./stats.ts"
 import { readyDefinition, waitUntilReady } from "./startup.ts"
+import { recordMachinePressure } from "./machine-pressure.ts"
 import { recordStalls, type Stall } from "./stalls.mjs"
 import { runSteady, startTicking } from "./steady.ts"
 import { pressButton, requestsPerSecond, startVenue, token, type Venue, writeScoreChange } from "./venue.ts"
@@ -73,7 +74,7 @@ const tail = (
   matched: Matched,
   requests: ReadonlyArray<RecordedRequest>,
   overMs: number,
-  stalls: { readonly daemon: ReadonlyArray<Stall>; readonly bench: ReadonlyArray<Stall> },
+  stalls: Stalls,
   count = 6
 ): Array<string> => {
   const bySeq = new Map(requests.map((r, i) => [r.seq, i]))
@@ -95,16 +96,24 @@ const tail = (
 }
 
 /** Event-loop stalls of the daemon and of the bench (whose simulator answers) overlapping a sample. */
-const stallsDuring = (
-  stalls: { readonly daemon: ReadonlyArray<Stall>; readonly bench: ReadonlyArray<Stall> },
-  from: number,
-  to: number
-): string => {
+const stallsDuring = (stalls: Stalls, from: number, to: number): string => {
   const overlapping = (list: ReadonlyArray<Stall>) =>
     list.filter((stall) => stall.at < to && stall.at + stall.ms > from).map((stall) => `${stall.ms} ms`)
   const daemon = overlapping(stalls.daemon)
   const bench = overlapping(stalls.bench)
-  return `; stalls: daemon ${daemon.length === 0 ? "none" : daemon.join(", ")}, bench ${bench.length === 0 ? "none" : bench.join(", ")}`
+  // A slow outbox write is logged when it ends, so within the sample or just after it.
+  const said = stalls.warnings.filter((line) => line.time >= from && line.time <= to + 100).map((line) => ` — daemon: "${line.msg}"`)
+  const machine = stalls.machine.during(from, to)
+  const pressure = machine === undefined ? "" : `; machine: steal ${machine.stealPercent.toFixed(0)} %, iowait ${machine.iowaitPercent.toFixed(0)} %`
+  return `; stalls: daemon ${daemon.length === 0 ? "none" : daemon.join(", ")}, bench ${bench.length === 0 ? "none" : bench.join(", ")}${pressure}${said.join("")}`
+}
+
+interface Stalls {
+  readonly daemon: ReadonlyArray<Stall>
+  readonly bench: ReadonlyArray<Stall>
+  /** The daemon's warnings (a slow disk says so). */
+  readonly warnings: ReadonlyArray<LogLine>
+  readonly machine: ReturnType<typeof recordMachinePressure>
 }
 
 /** The longest dozen stalls, in time order (a soak has a forced GC a minute), as offsets from `from`. */
@@ -161,6 +170,8 @@ const main = async () => {
     const cpuBeforeSteady = daemon.cpuSeconds()
     const steadyStartedAt = Date.now()
     const benchStalls = recordStalls(20)
+    const machine = recordMachinePressure()
+    cleanup.defer(machine.stop)
     const steady = await runSteady(venue, daemon, {
       durationMs: soakMinutes * 60_000,
       heapEveryMs: soakMinutes > 10 ? 60_000 : 10_000,
@@ -172,9 +183,11 @@ const main = async () => {
     const steadyRequests = await allRequests(venue)
     const stalls = {
       daemon: [...steady.heap, await daemon.heapSample()].flatMap((sample) => sample.stalls).filter((stall) => stall.at >= steadyStartedAt),
-      bench: benchStalls.take()
+      bench: benchStalls.take(),
+      warnings: daemon.logs().filter((line) => line.level >= 40),
+      machine
     }
-    say(`  event-loop stalls over 20 ms (the heap samples' forced GCs included): daemon ${listed(stalls.daemon, steadyStartedAt)}; bench ${listed(stalls.bench, steadyStartedAt)}`)
+    say(`  event-loop stalls over 20 ms (the heap samples' forced GCs included): daemon ${listed(stalls.daemon, steadyStartedAt)}; bench ${listed(stalls.bench, steadyStartedAt)}; machine: ${machine.summary(steadyStartedAt, Date.now())}`)
     const clickIdle = matchClicks(steadyRequests, steady.presses)
     const scoreIdle = matchScores(steadyRequests, steady.writes)
     const clickIdleP = percentiles(clickIdle.latencies)
@@ -197,9 +210,14 @@ const main = async () => {
     say(`\n[4/5] saturated: ${backlogPerPlace} score changes on every place at once, presses while the backlog drains`)
     const saturatedStartedAt = Date.now()
     const saturated = await runSaturated(venue, { perPlace: backlogPerPlace, onProgress: say })
-    const saturatedStalls = { daemon: (await daemon.heapSample()).stalls.filter((stall) => stall.at >= saturatedStartedAt), bench: benchStalls.take() }
+    const saturatedStalls = {
+      daemon: (await daemon.heapSample()).stalls.filter((stall) => stall.at >= saturatedStartedAt),
+      bench: benchStalls.take(),
+      warnings: daemon.logs().filter((line) => line.level >= 40),
+      machine
+    }
     benchStalls.stop()
-    say(`  event-loop stalls over 20 ms: daemon ${listed(saturatedStalls.daemon, saturatedStartedAt)}; bench ${listed(saturatedStalls.bench, saturatedStartedAt)}`)
+    say(`  event-loop stalls over 20 ms: daemon ${listed(saturatedStalls.daemon, saturatedStartedAt)}; bench ${listed(saturatedStalls.bench, saturatedStartedAt)}; machine: ${machine.summary(saturatedStartedAt, Date.now())}`)
     const clickSat = matchClicks(saturated.requests, saturated.presses)
     const backlogScores = matchScores(saturated.requests, saturated.backlog)
     const clickSatP = percentiles(clickSat.latencies)

@@ -4,6 +4,7 @@ import { Clock, Context, Effect, Layer, Option } from "effect"
 import { describeFailure, OutboxOpenError, OutboxReadError, OutboxWriteError } from "./outbox-errors.ts"
 import { openOutboxDatabase, outboxFileName } from "./outbox-database.ts"
 import { outboxStatements, type ItemRow } from "./outbox-statements.ts"
+import { slowDiskReporter } from "./slow-disk.ts"
 
 export { OutboxOpenError, OutboxReadError, OutboxWriteError } from "./outbox-errors.ts"
 
@@ -140,8 +141,19 @@ const makeOutbox = Effect.fnUntraced(function*(stateDirectory: string) {
     catch: (cause) => new OutboxOpenError({ path: file, reason: describeFailure(cause) })
   })
 
+  const slowDisk = slowDiskReporter(file, { thresholdMs: 100, everyMs: 60_000 })
   const write = <A>(run: () => A) =>
-    Effect.try({ try: run, catch: (cause) => new OutboxWriteError({ path: file, reason: describeFailure(cause) }) })
+    Effect.suspend(() => {
+      const started = performance.now()
+      return Effect.try({ try: run, catch: (cause) => new OutboxWriteError({ path: file, reason: describeFailure(cause) }) }).pipe(
+        Effect.tap(() =>
+          Effect.flatMap(Clock.currentTimeMillis, (now) => {
+            const report = slowDisk(performance.now() - started, now)
+            return report === undefined ? Effect.void : Effect.logWarning(report)
+          })
+        )
+      )
+    })
   const read = <A>(run: () => A) =>
     Effect.try({ try: run, catch: (cause) => new OutboxReadError({ path: file, reason: describeFailure(cause) }) })
   // Settling an item that is not there is a caller bug worth surfacing, not a silent no-op.

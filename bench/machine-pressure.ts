@@ -1,0 +1,53 @@
+import { readFileSync } from "node:fs"
+
+/** One second of the whole machine: share of CPU time lost to the hypervisor and spent waiting for the disk. */
+export interface PressureSample {
+  /** End of the second (ms since the epoch). */
+  readonly at: number
+  readonly stealPercent: number
+  readonly iowaitPercent: number
+}
+
+/** user nice system idle iowait irq softirq steal, summed over all CPUs (USER_HZ ticks). */
+const cpuTicks = (): ReadonlyArray<number> =>
+  readFileSync("/proc/stat", "utf8").split("\n")[0]!.trim().split(/\s+/).slice(1, 9).map(Number)
+
+/**
+ * Samples /proc/stat once a second, so a stall seen by the daemon and the bench at the same
+ * moment can be told apart: the virtual machine not running (steal), the disk (iowait), or a
+ * process's own work (neither).
+ */
+export const recordMachinePressure = () => {
+  const samples: Array<PressureSample> = []
+  let previous = cpuTicks()
+  const timer = setInterval(() => {
+    const now = cpuTicks()
+    const delta = now.map((value, i) => value - previous[i]!)
+    previous = now
+    const total = delta.reduce((sum, value) => sum + value, 0)
+    if (total > 0) samples.push({ at: Date.now(), stealPercent: (100 * delta[7]!) / total, iowaitPercent: (100 * delta[4]!) / total })
+    // Bounded: a day of seconds at most.
+    if (samples.length > 86_400) samples.shift()
+  }, 1_000)
+  timer.unref()
+  return {
+    /** The worst second overlapping [from, to]. */
+    during: (from: number, to: number): PressureSample | undefined => {
+      const overlapping = samples.filter((sample) => sample.at > from && sample.at - 1_000 < to)
+      if (overlapping.length === 0) return undefined
+      return {
+        at: to,
+        stealPercent: Math.max(...overlapping.map((sample) => sample.stealPercent)),
+        iowaitPercent: Math.max(...overlapping.map((sample) => sample.iowaitPercent))
+      }
+    },
+    /** How many seconds in [from, to] lost over 5 % to steal, and to iowait. */
+    summary: (from: number, to: number): string => {
+      const within = samples.filter((sample) => sample.at > from && sample.at <= to)
+      const steal = within.filter((sample) => sample.stealPercent > 5).length
+      const iowait = within.filter((sample) => sample.iowaitPercent > 5).length
+      return `${steal} of ${within.length} s with steal over 5 %, ${iowait} with iowait over 5 %`
+    },
+    stop: () => clearInterval(timer)
+  }
+}
