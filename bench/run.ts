@@ -6,7 +6,7 @@
  *   npm run bench                      # about 7 minutes
  *   npm run bench -- --soak 60         # steady phase of 60 minutes for the heap slope
  */
-import { mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs"
 import { cpus, freemem, totalmem, tmpdir } from "node:os"
 import { join } from "node:path"
 import { parseArgs } from "node:util"
@@ -37,6 +37,26 @@ if (!(soakMinutes > 0 && soakMinutes <= 24 * 60) || !(Number.isInteger(backlogPe
   process.exit(64)
 }
 const placeCount = 8
+
+/**
+ * The daemon runs from the bundle, as systemd runs it: a bundle older than the source would be
+ * measured in place of the code under test (it happened). `npm run bench` builds it first.
+ */
+const assertBundleFresh = () => {
+  const root = join(import.meta.dirname, "..")
+  const bundle = join(root, "dist/scorebridge.mjs")
+  const builtAt = existsSync(bundle) ? statSync(bundle).mtimeMs : 0
+  const newer = ["src", "adapters"].flatMap((dir) =>
+    readdirSync(join(root, dir), { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile() && entry.name.endsWith(".ts"))
+      .map((entry) => join(entry.parentPath, entry.name))
+      .filter((file) => statSync(file).mtimeMs > builtAt))
+  if (newer.length > 0) {
+    process.stderr.write(`dist/scorebridge.mjs is older than ${newer.length} source file(s), e.g. ${newer[0]}: run \`npm run build\` (npm run bench does)\n`)
+    process.exit(65)
+  }
+}
+assertBundleFresh()
 const say = (text: string) => process.stdout.write(`${text}\n`)
 const mb = (bytes: number) => bytes / 2 ** 20
 
