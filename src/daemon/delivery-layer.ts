@@ -1,5 +1,5 @@
 import { Layer, type Redacted } from "effect"
-import { Outbox } from "../delivery/outbox.ts"
+import { Outbox, type OutboxOpenError } from "../delivery/outbox.ts"
 import { RateBudget } from "../delivery/rate-budget.ts"
 import { Scheduler } from "../delivery/scheduler.ts"
 import { serviceDeliverer } from "../delivery/service-deliverer.ts"
@@ -22,10 +22,14 @@ export interface DeliverySettings {
  * active-event tracker, deliverer and scheduler, plus the events bus that the
  * demo and status page watch.
  */
-export const deliveryLayer = (settings: DeliverySettings) => {
+export const deliveryLayer = (
+  settings: DeliverySettings,
+  /** The outbox over `settings.stateDirectory`; tests wrap it to make its disk slow. */
+  outbox: Layer.Layer<Outbox, OutboxOpenError> = Outbox.layer({ stateDirectory: settings.stateDirectory })
+) => {
   const client = ServiceClient.layer({ baseUrl: settings.baseUrl, token: settings.token, timeoutMs: settings.timeoutMs })
   const shared = Layer.mergeAll(
-    Outbox.layer({ stateDirectory: settings.stateDirectory }),
+    outbox,
     RateBudget.layer({ requestsPerSecond: settings.requestsPerSecond }),
     ActiveEvents.layer,
     BridgeEvents.layer,

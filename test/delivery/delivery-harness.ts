@@ -22,19 +22,30 @@ export const basketballSeed: SimulatorSeed = {
   }]
 }
 
-export const startDelivery = async (requestsPerSecond: number, options: { backlogAfterMs?: number } = {}) => {
+export const startDelivery = async (
+  requestsPerSecond: number,
+  { wrapOutbox, ...options }: {
+    backlogAfterMs?: number
+    /** Stands between the delivery core and the real outbox (a slow disk). */
+    wrapOutbox?: (outbox: Outbox["Service"]) => Outbox["Service"]
+  } = {}
+) => {
   const sim: RunningSimulator = await startSimulator({ port: 0, requestsPerSecond, burst: 1, seed: basketballSeed })
   const control = new SimulatorControl(sim.url)
   const stateDirectory = mkdtempSync(join(tmpdir(), "scorebridge-delivery-"))
-  const layer = deliveryLayer({
-    baseUrl: sim.url,
-    token: Redacted.make("demo-token"),
-    timeoutMs: 2_000,
-    requestsPerSecond,
-    stateDirectory,
-    ...options
+  const outbox = Outbox.layer({ stateDirectory })
+  const layer = deliveryLayer(
+    {
+      baseUrl: sim.url,
+      token: Redacted.make("demo-token"),
+      timeoutMs: 2_000,
+      requestsPerSecond,
+      stateDirectory,
+      ...options
+    },
+    wrapOutbox === undefined ? outbox : Layer.effect(Outbox, Effect.map(Effect.service(Outbox), wrapOutbox)).pipe(Layer.provide(outbox))
     // Warnings such as "no event running" are expected here; keep the test output readable.
-  }).pipe(Layer.provide(Layer.succeed(References.MinimumLogLevel, "Error")))
+  ).pipe(Layer.provide(Layer.succeed(References.MinimumLogLevel, "Error")))
   const runtime = ManagedRuntime.make(layer)
   const run = <A, E>(effect: Effect.Effect<A, E, Layer.Success<typeof layer>>) => runtime.runPromise(effect)
   const append = (input: Parameters<Outbox["Service"]["append"]>[0]) =>
@@ -46,6 +57,8 @@ export const startDelivery = async (requestsPerSecond: number, options: { backlo
   return {
     sim,
     control,
+    stateDirectory,
+    runtime,
     run,
     append,
     close: async () => {
