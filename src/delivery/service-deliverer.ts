@@ -43,6 +43,21 @@ export const serviceDeliverer = (options: DelivererOptions = {}) =>
     const scoreDestination = (item: OutboxItem, now: number): string =>
       item.eventKey !== null && now - item.createdAt > backlogAfterMs ? item.eventKey : "place"
 
+    // Where the item will go when that is known before its slot; a click whose event is unknown
+    // is marked after its look-up, and an undo (a delete, harmless to repeat) never is.
+    const destinationOf = (item: OutboxItem, now: number): string | undefined =>
+      item.kind === "score" ? scoreDestination(item, now) : item.kind === "click" ? item.eventKey ?? undefined : undefined
+
+    /** Records the item in doubt for `destination` (an fsync), outside any rate slot; returns what it marked. */
+    const markInDoubt = (item: OutboxItem, destination: string | undefined) =>
+      destination === undefined
+        ? Effect.succeed(undefined)
+        : outbox.markSending(item.id, destination).pipe(Effect.orDie, Effect.as(destination))
+
+    /** A second slot within one delivery (after a look-up or a read-back): marked while it is awaited, as the first. */
+    const markThenAcquire = (item: OutboxItem, destination: string | undefined) =>
+      markInDoubt(item, destination).pipe(Effect.tap(budget.acquire(item.kind === "score" ? "score" : "click")))
+
     const deliverScore = Effect.fnUntraced(function*(item: OutboxItem, markedFor: string | undefined) {
       const entry = item.payload as ScoreEntry
       // Decided again at the send: an entry can cross backlogAfterMs while it waits for its slot.
@@ -63,7 +78,8 @@ export const serviceDeliverer = (options: DelivererOptions = {}) =>
 
     // A click goes to the event it was pressed in; when that was not known at
     // press time, the place's active event is looked up now.
-    const deliverClick = Effect.fnUntraced(function*(item: OutboxItem, markedFor: string | undefined) {
+    const deliverClick = Effect.fnUntraced(function*(item: OutboxItem, markedBeforeSlot: string | undefined) {
+      let markedFor = markedBeforeSlot
       const body = item.payload as ClickBody
       const lookedUp = item.eventKey === null
       const eventKey = item.eventKey ?? Option.getOrNull(yield* client.activeEventKey(item.place))
@@ -76,7 +92,7 @@ export const serviceDeliverer = (options: DelivererOptions = {}) =>
         // a 429 at a 1 request/s limit, on every retry, until the click is missed.
         yield* events.learn(item.place, eventKey)
         yield* budget.finished
-        yield* budget.acquire("click")
+        markedFor = yield* markThenAcquire(item, eventKey)
       }
       yield* markSending(item.id, eventKey, markedFor)
       const answer = yield* client.postClick(eventKey, body)
@@ -125,39 +141,32 @@ export const serviceDeliverer = (options: DelivererOptions = {}) =>
       )
       if (Option.isSome(found)) {
         yield* Effect.logInfo(`${item.kind} #${item.id} for ${item.place} was already received by the service: not resent`)
-        return Option.some(Outcome.delivered(found.value))
+        return { _tag: "Found", outcome: Outcome.delivered(found.value) } satisfies Reconciled
       }
       yield* budget.finished
-      yield* budget.acquire(item.kind === "score" ? "score" : "click")
-      return Option.none<Outcome>()
+      const markedFor = yield* markThenAcquire(item, destinationOf(item, yield* Clock.currentTimeMillis))
+      return { _tag: "Resend", markedFor } satisfies Reconciled
     })
 
     const send = (item: OutboxItem, markedFor: string | undefined) =>
       item.kind === "score" ? deliverScore(item, markedFor) : item.kind === "undo" ? deliverUndo(item) : deliverClick(item, markedFor)
 
-    // Where the item will go when that is known before its slot; a click whose event is unknown
-    // is marked after its look-up, and an undo (a delete, harmless to repeat) never is.
     const markBeforeSlot = (item: OutboxItem): Effect.Effect<string | undefined> =>
-      Effect.gen(function*() {
-        const destination = item.kind === "score"
-          ? scoreDestination(item, yield* Clock.currentTimeMillis)
-          : item.kind === "click" ? item.eventKey ?? undefined : undefined
-        if (destination === undefined) return undefined
-        yield* outbox.markSending(item.id, destination).pipe(Effect.orDie)
-        return destination
-      })
+      Effect.flatMap(Clock.currentTimeMillis, (now) => markInDoubt(item, destinationOf(item, now)))
 
     const deliver = (item: OutboxItem, markedFor?: string): Effect.Effect<Outcome> =>
       Effect.gen(function*() {
+        let marked = markedFor
         // In doubt from an earlier attempt (not this one's own mark): read back before resending.
         if (item.sentAt !== null && markedFor === undefined && item.kind !== "undo") {
           const already = yield* reconciled(item).pipe(
             // Whatever stops the look-up, the item stays in doubt: the next attempt looks again.
             Effect.catch((error: ServiceError) => Effect.fail(stillInDoubt(outcomeOf(error))))
           )
-          if (Option.isSome(already)) return already.value
+          if (already._tag === "Found") return already.outcome
+          marked = already.markedFor
         }
-        return yield* send(item, markedFor).pipe(Effect.catch((error: ServiceError) => Effect.succeed(outcomeOf(error))))
+        return yield* send(item, marked).pipe(Effect.catch((error: ServiceError) => Effect.succeed(outcomeOf(error))))
       }).pipe(Effect.catch((outcome: Outcome) => Effect.succeed(outcome)))
 
     return Deliverer.of({
@@ -166,6 +175,11 @@ export const serviceDeliverer = (options: DelivererOptions = {}) =>
       probe: client.sports.pipe(Effect.as(true), Effect.catch(() => Effect.succeed(false)))
     })
   }))
+
+/** What a read-back of an item in doubt found: the service has it, or it is to be sent again. */
+type Reconciled =
+  | { readonly _tag: "Found"; readonly outcome: Outcome }
+  | { readonly _tag: "Resend"; readonly markedFor: string | undefined }
 
 const stillInDoubt = (outcome: Outcome): Outcome =>
   outcome._tag === "Retry" ? { ...outcome, inDoubt: true } : Outcome.retry("transient", outcome._tag === "Dead" ? outcome.error : "reconciliation failed", true)

@@ -67,3 +67,25 @@ it("an item shut down while it waits for its slot is not left in doubt", async (
   expect(reopened.map((item) => item.sentAt)).toEqual([expect.any(Number), null, null])
   expect(await scorePosts(d)).toHaveLength(1)
 }, 30_000)
+
+it("a click whose event had to be looked up is marked while it waits for its second slot", async () => {
+  const d = (delivery = await startSlowDisk())
+  const { eventKey } = await d.control.startEvent("court-1")
+  const pressedAt = Date.now()
+  await d.append({
+    place: "court-1",
+    kind: "click",
+    eventKey: null,
+    payload: { timeStamp: pressedAt, metadata: { clickId: "slow-disk-lookup", team: "none", source: "test", button: "1", gesture: "single" } },
+    dedupeKey: "slow-disk-lookup",
+    createdAt: pressedAt
+  })
+  const clicksPath = `/public/events/${eventKey}/clicks`
+  await waitFor(async () => (await d.control.requests({ pathPrefix: clicksPath, status: 200 })).length === 1, 8_000, "the click")
+  const requests = await d.control.requests({ pathPrefix: "/public/" })
+  const lookup = requests.find((r) => r.path === "/public/places/court-1/activeEventKey")!
+  const click = requests.find((r) => r.path === clicksPath)!
+  // One slot after the look-up, not one slot plus the slow write.
+  expect(click.at - lookup.at).toBeGreaterThanOrEqual(950)
+  expect(click.at - lookup.at).toBeLessThan(1000 + inDoubtWriteMs / 2)
+}, 20_000)
