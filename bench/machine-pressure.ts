@@ -31,12 +31,11 @@ export const recordMachinePressure = () => {
   }, 1_000)
   timer.unref()
   return {
-    /** The worst second overlapping [from, to]. */
-    during: (from: number, to: number): PressureSample | undefined => {
+    /** The worst steal and iowait of the seconds overlapping [from, to]. */
+    during: (from: number, to: number): Omit<PressureSample, "at"> | undefined => {
       const overlapping = samples.filter((sample) => sample.at > from && sample.at - 1_000 < to)
       if (overlapping.length === 0) return undefined
       return {
-        at: to,
         stealPercent: Math.max(...overlapping.map((sample) => sample.stealPercent)),
         iowaitPercent: Math.max(...overlapping.map((sample) => sample.iowaitPercent))
       }
