@@ -58,15 +58,17 @@ describe("scheduler against the simulator's rate limit", () => {
     await waitFor(async () => (await scorePosts(d)).length >= 2, 5_000, "the backlog to start")
     const pressedAt = Date.now()
     await d.append({ place: "court-1", kind: "click", eventKey, payload: { timeStamp: pressedAt, metadata: { clickId: "c-1" } }, createdAt: pressedAt })
+    const seenAtPress = (await d.control.requests()).length
     await waitFor(async () => (await d.control.requests()).some((r) => r.path.endsWith("/clicks")), 5_000, "the click")
     const requests = await d.control.requests()
     const click = requests.find((r) => r.path.endsWith("/clicks"))!
     expect(click.status).toBe(200)
     expect(click.body).toMatchObject({ timeStamp: pressedAt, metadata: { clickId: "c-1" } })
-    // One slot at 2/s is 500 ms (+1% margin); allow the HTTP round trip on top.
-    expect(click.at - pressedAt).toBeLessThanOrEqual(600)
-    const scoresBefore = requests.filter((r) => r.path.endsWith("/score") && r.seq < click.seq).length
-    expect(scoresBefore).toBeLessThan(30)
+    // Within one slot: at most the entry already granted when the press came lands before the click.
+    // Counted in requests, not milliseconds, so a loaded machine cannot fail it.
+    const scoresAfterPress = requests.filter((r) => r.path.endsWith("/score") && r.seq > seenAtPress && r.seq < click.seq)
+    expect(scoresAfterPress.length).toBeLessThanOrEqual(1)
+    expect(requests.filter((r) => r.path.endsWith("/score") && r.seq < click.seq).length).toBeLessThan(30)
   }, 40_000)
 })
 
