@@ -2,6 +2,7 @@ import { Effect, Option } from "effect"
 import { afterEach, expect, it } from "vitest"
 import { Outbox } from "../../src/delivery/outbox.ts"
 import { RateBudget } from "../../src/delivery/rate-budget.ts"
+import type { RecordedRequest } from "../../src/simulator/recorder.ts"
 import { genericEntry, startDelivery, waitFor } from "./delivery-harness.ts"
 
 /** How long the stand-in for a slow disk holds each in-doubt write (a stalled fsync). */
@@ -14,26 +15,35 @@ afterEach(async () => {
 })
 
 /**
- * The delivery core against the simulator at 1 request/s, with the outbox's in-doubt write slowed
- * down. Each in-doubt write notes how many rate slots had been granted when it completes: written
+ * The delivery core against the simulator (1 request/s unless told), with the outbox's in-doubt write slowed
+ * down. Each in-doubt write notes how many rate slots had been granted when it completed. Written
  * while the item waits, that excludes the item's own slot; written inside the slot, it includes it.
  * Counting slots, not milliseconds, keeps the test exact on a loaded machine.
  */
-const startSlowDisk = async () => {
+const startSlowDisk = async (requestsPerSecond = 1) => {
   let budget: RateBudget["Service"] | undefined
-  const slotsGrantedAtMark: Array<number> = []
-  const noteSlots = Effect.suspend(() =>
-    budget === undefined ? Effect.void : Effect.map(budget.snapshot, (s) => { slotsGrantedAtMark.push(s.sentLastMinute) })
-  )
-  const d = await startDelivery(1, {
+  const marks: Array<{ readonly id: number; readonly slotsGranted: number }> = []
+  const noteSlots = (id: number) =>
+    Effect.suspend(() =>
+      budget === undefined ? Effect.void : Effect.map(budget.snapshot, (s) => { marks.push({ id, slotsGranted: s.sentLastMinute }) })
+    )
+  const d = await startDelivery(requestsPerSecond, {
     wrapOutbox: (outbox) => ({
       ...outbox,
       markSending: (id, sentTo) =>
-        Effect.sleep(inDoubtWriteMs).pipe(Effect.andThen(noteSlots), Effect.andThen(outbox.markSending(id, sentTo)))
+        Effect.sleep(inDoubtWriteMs).pipe(Effect.andThen(noteSlots(id)), Effect.andThen(outbox.markSending(id, sentTo)))
     })
   })
   budget = await d.run(Effect.service(RateBudget))
-  return Object.assign(d, { slotsGrantedAtMark })
+  /**
+   * Which slot a request used: its place among every request the service received. Each slot is one
+   * request; a read-back after a timeout on a loaded machine takes a slot of its own and is counted too.
+   */
+  const slotOf = async (isIt: (request: RecordedRequest) => boolean) => {
+    const all = await d.control.requests({ pathPrefix: "/public/" })
+    return all.findIndex(isIt) + 1
+  }
+  return Object.assign(d, { marks, slotOf })
 }
 
 const appendScores = async (d: NonNullable<typeof delivery>, count: number) => {
@@ -51,24 +61,28 @@ const scorePosts = (d: NonNullable<typeof delivery>, status?: number) =>
 it("a slow in-doubt write is made while the item waits for its slot: a backlog still leaves one slot apart", async () => {
   const d = (delivery = await startSlowDisk())
   await d.control.startEvent("court-1")
-  await appendScores(d, 5)
+  const ids = await appendScores(d, 5)
   await waitFor(async () => (await scorePosts(d, 200)).length === 5, 15_000, "5 entries")
   const posts = await scorePosts(d)
   expect(posts.filter((r) => r.status === 429)).toEqual([])
   for (const [i, post] of posts.slice(1).entries()) expect(post.at - posts[i]!.at).toBeGreaterThanOrEqual(990)
-  // Entry n is marked once the n - 1 before it have had their slots, before its own is granted.
-  // Marked inside the slot, each write would push every later slot back by its 300 ms: [1, 2, 3, 4, 5].
-  expect(d.slotsGrantedAtMark).toEqual([0, 1, 2, 3, 4])
+  expect(d.marks.map((mark) => mark.id)).toEqual(ids)
+  for (const [left, id] of ids.entries()) {
+    const slot = await d.slotOf((r) => r.status === 200 && (r.body as { left?: number }).left === left)
+    // Marked inside its slot, each write would push every later slot back by its 300 ms.
+    expect(d.marks.find((mark) => mark.id === id)!.slotsGranted, `slots granted when entry ${left} was marked`).toBeLessThan(slot)
+  }
 }, 30_000)
 
 it("an item shut down while it waits for its slot is not left in doubt", async () => {
-  const d = (delivery = await startSlowDisk())
+  // Slots 5 s apart: the shutdown lands while the second entry waits, even on a loaded machine.
+  const d = (delivery = await startSlowDisk(0.2))
   await d.control.startEvent("court-1")
   const ids = await appendScores(d, 3)
   // The first entry goes out; the second is marked and waits for the next slot.
   await waitFor(async () => (await scorePosts(d, 200)).length === 1, 5_000, "the first entry")
   const sentAtOf = (id: number) => d.run(Effect.flatMap(Effect.service(Outbox), (outbox) => outbox.get(id))).then((item) => Option.getOrThrow(item).sentAt)
-  await waitFor(async () => (await sentAtOf(ids[1]!)) !== null, 5_000, "the second entry's in-doubt mark")
+  await waitFor(async () => (await sentAtOf(ids[1]!)) !== null, 3_000, "the second entry's in-doubt mark, well before its slot")
   await d.runtime.dispose()
 
   // As the next process finds it: pending and not in doubt, so it is sent without a read-back.
@@ -95,8 +109,12 @@ it("a click whose event had to be looked up is marked while it waits for its sec
   })
   const clicksPath = `/public/events/${eventKey}/clicks`
   await waitFor(async () => (await d.control.requests({ pathPrefix: clicksPath, status: 200 })).length === 1, 8_000, "the click")
-  const requests = await d.control.requests({ pathPrefix: "/public/" })
-  expect(requests.map((r) => r.path)).toEqual(["/public/places/court-1/activeEventKey", clicksPath])
-  // Marked once, after the look-up's slot and before the post's: inside the slot it would note 2.
-  expect(d.slotsGrantedAtMark).toEqual([1])
+  const lookupSlot = await d.slotOf((r) => r.path === "/public/places/court-1/activeEventKey")
+  const clickSlot = await d.slotOf((r) => r.path === clicksPath && r.status === 200)
+  expect(lookupSlot).toBeGreaterThan(0)
+  expect(clickSlot).toBeGreaterThan(lookupSlot)
+  // Marked once, after the look-up's slot and before the post's own.
+  expect(d.marks).toHaveLength(1)
+  expect(d.marks[0]!.slotsGranted).toBeGreaterThanOrEqual(lookupSlot)
+  expect(d.marks[0]!.slotsGranted).toBeLessThan(clickSlot)
 }, 20_000)
