@@ -126,16 +126,31 @@ export const serviceDeliverer = (options: DelivererOptions = {}) =>
       return Outcome.delivered({ deletedMomentKey: momentKey, clickItemId })
     })
 
-    // The event an in-doubt item would be in: where it was sent, else where it was captured, else the live one.
+    /**
+     * The event an in-doubt item would be in: where it was sent, else where it was captured, else
+     * the live one. After a restart nothing may be known yet (the run's first entries are captured
+     * before any answer names the event): then the live event is looked up, in the granted slot,
+     * because resending unread could apply the entry twice.
+     */
     const eventOfDoubt = Effect.fnUntraced(function*(item: OutboxItem) {
-      if (item.sentTo !== null && item.sentTo !== "place") return item.sentTo
-      if (item.eventKey !== null) return item.eventKey
-      return (yield* events.current(item.place))?.eventKey ?? null
+      if (item.sentTo !== null && item.sentTo !== "place") return { eventKey: item.sentTo, lookedUp: false }
+      if (item.eventKey !== null) return { eventKey: item.eventKey, lookedUp: false }
+      const known = yield* events.current(item.place)
+      if (known !== undefined) return { eventKey: known.eventKey, lookedUp: false }
+      const live = Option.getOrNull(yield* client.activeEventKey(item.place))
+      yield* events.learn(item.place, live)
+      return { eventKey: live, lookedUp: true }
     })
 
-    // The slot the scheduler granted pays for the look-up; the resend asks for another one.
+    // The slot the scheduler granted pays for the first request (read-back or look-up); every
+    // further request of this delivery waits for a slot of its own.
     const reconciled = Effect.fnUntraced(function*(item: OutboxItem) {
-      const found = yield* reconcile(client, item, yield* eventOfDoubt(item)).pipe(
+      const doubt = yield* eventOfDoubt(item)
+      if (doubt.lookedUp && doubt.eventKey !== null) {
+        yield* budget.finished
+        yield* budget.acquire(item.kind === "score" ? "score" : "click")
+      }
+      const found = yield* reconcile(client, item, doubt.eventKey).pipe(
         // An event that is gone cannot hold the item: send it, and let the service say what it thinks.
         Effect.catchTag("NotFound", () => Effect.succeed(Option.none()))
       )

@@ -24,15 +24,16 @@ export const basketballSeed: SimulatorSeed = {
 
 export const startDelivery = async (
   requestsPerSecond: number,
-  { wrapOutbox, ...options }: {
+  { wrapOutbox, stateDirectory = mkdtempSync(join(tmpdir(), "scorebridge-delivery-")), ...options }: {
     backlogAfterMs?: number
+    /** A state directory with an outbox already in it (as a restart finds it); a new one by default. */
+    stateDirectory?: string
     /** Stands between the delivery core and the real outbox (a slow disk). */
     wrapOutbox?: (outbox: Outbox["Service"]) => Outbox["Service"]
   } = {}
 ) => {
   const sim: RunningSimulator = await startSimulator({ port: 0, requestsPerSecond, burst: 1, seed: basketballSeed })
   const control = new SimulatorControl(sim.url)
-  const stateDirectory = mkdtempSync(join(tmpdir(), "scorebridge-delivery-"))
   const outbox = Outbox.layer({ stateDirectory })
   const layer = deliveryLayer(
     {

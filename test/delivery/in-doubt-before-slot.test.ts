@@ -1,3 +1,6 @@
+import { mkdtempSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 import { Effect, Option } from "effect"
 import { afterEach, expect, it } from "vitest"
 import { Outbox } from "../../src/delivery/outbox.ts"
@@ -20,7 +23,7 @@ afterEach(async () => {
  * while the item waits, that excludes the item's own slot; written inside the slot, it includes it.
  * Counting slots, not milliseconds, keeps the test exact on a loaded machine.
  */
-const startSlowDisk = async (requestsPerSecond = 1) => {
+const startSlowDisk = async ({ requestsPerSecond = 1, stateDirectory }: { requestsPerSecond?: number; stateDirectory?: string } = {}) => {
   let budget: RateBudget["Service"] | undefined
   const marks: Array<{ readonly id: number; readonly slotsGranted: number }> = []
   const noteSlots = (id: number) =>
@@ -28,12 +31,15 @@ const startSlowDisk = async (requestsPerSecond = 1) => {
       budget === undefined ? Effect.void : Effect.map(budget.snapshot, (s) => { marks.push({ id, slotsGranted: s.sentLastMinute }) })
     )
   const d = await startDelivery(requestsPerSecond, {
+    ...(stateDirectory === undefined ? {} : { stateDirectory }),
     wrapOutbox: (outbox) => ({
       ...outbox,
       markSending: (id, sentTo) =>
         Effect.sleep(inDoubtWriteMs).pipe(Effect.andThen(noteSlots(id)), Effect.andThen(outbox.markSending(id, sentTo)))
     })
   })
+  // Live before the delivery core starts (its first use builds it), so nothing waits on a look-up.
+  const { eventKey } = await d.control.startEvent("court-1")
   budget = await d.run(Effect.service(RateBudget))
   /**
    * Which slot a request used: its place among every request the service received. Each slot is one
@@ -43,7 +49,7 @@ const startSlowDisk = async (requestsPerSecond = 1) => {
     const all = await d.control.requests({ pathPrefix: "/public/" })
     return all.findIndex(isIt) + 1
   }
-  return Object.assign(d, { marks, slotOf })
+  return Object.assign(d, { eventKey, marks, slotOf })
 }
 
 const appendScores = async (d: NonNullable<typeof delivery>, count: number) => {
@@ -60,7 +66,6 @@ const scorePosts = (d: NonNullable<typeof delivery>, status?: number) =>
 
 it("a slow in-doubt write is made while the item waits for its slot: a backlog still leaves one slot apart", async () => {
   const d = (delivery = await startSlowDisk())
-  await d.control.startEvent("court-1")
   const ids = await appendScores(d, 5)
   await waitFor(async () => (await scorePosts(d, 200)).length === 5, 15_000, "5 entries")
   const posts = await scorePosts(d)
@@ -76,8 +81,7 @@ it("a slow in-doubt write is made while the item waits for its slot: a backlog s
 
 it("an item shut down while it waits for its slot is not left in doubt", async () => {
   // Slots 5 s apart: the shutdown lands while the second entry waits, even on a loaded machine.
-  const d = (delivery = await startSlowDisk(0.2))
-  await d.control.startEvent("court-1")
+  const d = (delivery = await startSlowDisk({ requestsPerSecond: 0.2 }))
   const ids = await appendScores(d, 3)
   // The first entry goes out; the second is marked and waits for the next slot.
   await waitFor(async () => (await scorePosts(d, 200)).length === 1, 5_000, "the first entry")
@@ -97,7 +101,7 @@ it("an item shut down while it waits for its slot is not left in doubt", async (
 
 it("a click whose event had to be looked up is marked while it waits for its second slot", async () => {
   const d = (delivery = await startSlowDisk())
-  const { eventKey } = await d.control.startEvent("court-1")
+  const { eventKey } = d
   const pressedAt = Date.now()
   await d.append({
     place: "court-1",
@@ -117,4 +121,27 @@ it("a click whose event had to be looked up is marked while it waits for its sec
   expect(d.marks).toHaveLength(1)
   expect(d.marks[0]!.slotsGranted).toBeGreaterThanOrEqual(lookupSlot)
   expect(d.marks[0]!.slotsGranted).toBeLessThan(clickSlot)
+}, 20_000)
+
+it("an entry left in doubt that the read-back does not find is marked again while it waits for the resend's slot", async () => {
+  // As a restart after kill -9 finds it: marked as sent to the place, but it never reached the service.
+  const stateDirectory = mkdtempSync(join(tmpdir(), "scorebridge-delivery-"))
+  const createdAt = Date.now()
+  const leftInDoubt = await Effect.runPromise(Effect.scoped(Effect.gen(function*() {
+    const outbox = yield* Outbox
+    const item = yield* outbox.append({ place: "court-1", kind: "score", payload: genericEntry(0, createdAt), createdAt })
+    yield* outbox.markSending(item.id, "place")
+    return item.id
+  }).pipe(Effect.provide(Outbox.layer({ stateDirectory })))))
+
+  const d = (delivery = await startSlowDisk({ stateDirectory }))
+  await waitFor(async () => (await scorePosts(d, 200)).length === 1, 8_000, "the resent entry")
+  const readBack = await d.slotOf((r) => r.method === "GET" && r.path === `/public/events/${d.eventKey}`)
+  const resend = await d.slotOf((r) => r.path === "/public/places/court-1/score" && r.status === 200)
+  expect(readBack).toBeGreaterThan(0)
+  expect(resend).toBeGreaterThan(readBack)
+  // Marked once more, for the resend: after the read-back's slot, before the resend's own.
+  expect(d.marks.map((mark) => mark.id)).toEqual([leftInDoubt])
+  expect(d.marks[0]!.slotsGranted).toBeGreaterThanOrEqual(readBack)
+  expect(d.marks[0]!.slotsGranted).toBeLessThan(resend)
 }, 20_000)

@@ -41,11 +41,10 @@ export const runWriter = (
       // The last piece is an incomplete line (or ""): an ack is only counted once its newline arrived.
       pending = lines.pop() ?? ""
       for (const line of lines) {
-        if (line.startsWith("error ")) error = line
-        else {
-          const [id, seq] = line.split(" ").map(Number)
-          acks.push({ id: id!, seq: seq! })
-        }
+        const ack = /^(\d+) (\d+)$/.exec(line)
+        if (ack !== null) acks.push({ id: Number(ack[1]), seq: Number(ack[2]) })
+        else if (line.startsWith("error ")) error = line
+        else stderr += `(stdout) ${line}\n`
       }
       if (options.killAfter !== undefined && acks.length >= options.killAfter) child.kill("SIGKILL")
     })

@@ -1,3 +1,6 @@
+import { mkdtempSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 import { Effect, Option } from "effect"
 import { afterEach, describe, expect, it } from "vitest"
 import { Outbox } from "../../src/delivery/outbox.ts"
@@ -80,6 +83,40 @@ describe("unknown outcomes are reconciled, not blindly resent", () => {
     const event = (await d.control.state()).events.find((e) => e.key === eventKey)!
     expect(event.moments).toHaveLength(1)
     expect((await d.control.requests()).filter((r) => r.path.endsWith("/clicks"))).toHaveLength(2)
+  }, 30_000)
+
+  it("after a restart that knows no event yet, a score left in doubt is looked for in the place's live event: applied once, not twice", async () => {
+    // What kill -9 leaves behind: the first entry of the run (no event known when it was captured),
+    // marked as sent to the place; the service applied it, the answer was never recorded.
+    const stateDirectory = mkdtempSync(join(tmpdir(), "scorebridge-delivery-"))
+    const entry = genericEntry(0)
+    const leftInDoubt = await Effect.runPromise(Effect.scoped(Effect.gen(function*() {
+      const outbox = yield* Outbox
+      const item = yield* outbox.append({ place: "court-1", kind: "score", payload: entry, createdAt: entry.timeStamp })
+      yield* outbox.markSending(item.id, "place")
+      return item.id
+    }).pipe(Effect.provide(Outbox.layer({ stateDirectory })))))
+    const d = (delivery = await startDelivery(10, { stateDirectory }))
+    const { eventKey } = await d.control.startEvent("court-1")
+    const applied = await fetch(`${d.sim.url}/public/places/court-1/score`, {
+      method: "POST",
+      headers: { authorization: "Bearer demo-token", "content-type": "application/json" },
+      body: JSON.stringify(entry)
+    })
+    expect(applied.status).toBe(200)
+    // The token's rate budget (10/s) refills before the restarted daemon's first request.
+    await new Promise((resolve) => setTimeout(resolve, 200))
+
+    // The delivery core starts here (its first use builds it), as the restarted daemon.
+    await waitFor(async () => (await d.run(outboxState(leftInDoubt))) === "delivered", 15_000, "the entry settled")
+    const event = (await d.control.state()).events.find((e) => e.key === eventKey)!
+    expect(event.scoreStream.map((s) => s["left"])).toEqual([0])
+    const requests = (await d.control.requests({ pathPrefix: "/public/" })).map((r) => `${r.method} ${r.path}`)
+    expect(requests).toEqual([
+      "POST /public/places/court-1/score",
+      "GET /public/places/court-1/activeEventKey",
+      `GET /public/events/${eventKey}`
+    ])
   }, 30_000)
 })
 

@@ -7,7 +7,7 @@
  *
  * On a failure it prints "error <tag> <message>" and exits with code 2.
  */
-import { Effect } from "effect"
+import { Effect, Logger } from "effect"
 import { Outbox } from "../../src/delivery/outbox.ts"
 
 const [stateDirectory, firstArg = "0", countArg = "100000", bytesArg = "32"] = process.argv.slice(2)
@@ -36,6 +36,8 @@ const program = Effect.gen(function*() {
   }
 }).pipe(
   Effect.provide(Outbox.layer({ stateDirectory })),
+  // stdout carries only acks: the outbox's own warnings (a slow write on a busy disk) go to stderr.
+  Effect.provideService(Logger.LogToStderr, true),
   Effect.catch((error) =>
     Effect.sync(() => {
       process.stdout.write(`error ${error._tag} ${error.message}\n`)
