@@ -68,6 +68,8 @@ describe.skipIf(!built)("the bundled CLI (dist/scorebridge.mjs, what an installe
     const flags = readFileSync(`/proc/${daemon.process.pid}/cmdline`, "utf8").split("\0")
     expect(flags).toContain("--jitless")
     expect(flags.some((f) => f.endsWith("dist/scorebridge.mjs"))).toBe(true)
+    const environment = readFileSync(`/proc/${daemon.process.pid}/environ`, "utf8").split("\0")
+    expect(environment).toEqual(expect.arrayContaining(["MALLOC_ARENA_MAX=2", "MALLOC_MMAP_THRESHOLD_=32768"]))
 
     writeToPty(board.writerPath, "00:01 15-0 0-0\n")
     const entry = await eventually("the entry at the simulator", async () =>
