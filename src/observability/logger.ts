@@ -1,10 +1,12 @@
-import { Cause, Layer, Logger, References } from "effect"
+import { Cause, Layer, Logger, type LogLevel, References } from "effect"
 import pino from "pino"
 
 export type LogLevelName = "trace" | "debug" | "info" | "warn" | "error"
 
-const pinoLevel: Readonly<Record<string, string>> = {
-  Trace: "trace", Debug: "debug", Info: "info", Warning: "warn", Error: "error", Fatal: "fatal"
+// Keyed by Effect's own severity type, so a misspelt level is a compile error rather than a
+// warning quietly logged as info (which hid the slow-disk warning from journald filters).
+const pinoLevel: Readonly<Record<LogLevel.Severity, pino.Level>> = {
+  Trace: "trace", Debug: "debug", Info: "info", Warn: "warn", Error: "error", Fatal: "fatal"
 }
 const effectLevel: Readonly<Record<LogLevelName, "Trace" | "Debug" | "Info" | "Warn" | "Error">> = {
   trace: "Trace", debug: "Debug", info: "Info", warn: "Warn", error: "Error"
@@ -22,13 +24,13 @@ export const pinoLoggerLayer = (level: LogLevelName, destination: pino.Destinati
     redact: { paths: ["token", "*.token", "authorization", "*.authorization", "password", "*.password"], censor: "[redacted]" }
   }, destination)
   const logger = Logger.make(({ message, logLevel, cause, fiber }) => {
-    const method = pinoLevel[logLevel] ?? "info"
+    const method = logLevel === "All" || logLevel === "None" ? "info" : pinoLevel[logLevel]
     const annotations = fiber.getRef(References.CurrentLogAnnotations)
     const parts = Array.isArray(message) ? message : [message]
     const text = parts.map((p) => typeof p === "string" ? p : JSON.stringify(p)).join(" ")
     const fields: Record<string, unknown> = { ...annotations }
     if (cause.reasons.length > 0) fields.cause = Cause.pretty(cause)
-    ;(log as unknown as Record<string, (o: object, m: string) => void>)[method]!.call(log, fields, text)
+    log[method](fields, text)
   })
   return Layer.mergeAll(
     Logger.layer([logger]),
