@@ -124,7 +124,9 @@ const stallsDuring = (stalls: Stalls, from: number, to: number): string => {
   // A slow outbox write is logged when it ends, so within the sample or just after it.
   const said = stalls.warnings.filter((line) => line.time >= from && line.time <= to + 100).map((line) => ` — daemon: "${line.msg}"`)
   const machine = stalls.machine.during(from, to)
-  const pressure = machine === undefined ? "" : `; machine: steal ${machine.stealPercent.toFixed(0)} %, iowait ${machine.iowaitPercent.toFixed(0)} %`
+  const pressure = machine === undefined
+    ? ""
+    : `; machine: steal ${machine.stealPercent.toFixed(0)} %, iowait ${machine.iowaitPercent.toFixed(0)} %, major faults ${machine.majorFaults}`
   return `; stalls: daemon ${daemon.length === 0 ? "none" : daemon.join(", ")}, bench ${bench.length === 0 ? "none" : bench.join(", ")}${pressure}${said.join("")}`
 }
 
