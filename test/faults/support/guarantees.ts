@@ -30,7 +30,7 @@ export interface EntryCheck {
   readonly duplicates: number
 }
 
-const comparable = (entry: Readonly<Record<string, unknown>>) =>
+export const comparable = (entry: Readonly<Record<string, unknown>>) =>
   JSON.stringify({ left: entry["left"], right: entry["right"], period: entry["period"], scoreValue: entry["scoreValue"] })
 
 export const eventOf = async (world: World, place: string): Promise<StateEvent> => {

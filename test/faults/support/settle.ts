@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { expect } from "vitest"
 import { eventually } from "../../support/eventually.ts"
-import { checkEntries, checkPresses } from "./guarantees.ts"
+import { checkEntries, checkPresses, comparable, eventOf } from "./guarantees.ts"
 import type { MatchStreamer } from "./match-streamer.ts"
 import { outboxStates } from "../../support/outbox-file.ts"
 import type { Presser } from "./presses.ts"
@@ -15,6 +15,9 @@ import { mqttPlace, scoreboardPlace, type World } from "./world.ts"
  * and the presses to arrive; then checks the guarantees (see guarantees.ts), that the daemon
  * never crashed and that the token is nowhere, and records the figures.
  */
+/** How long the end waits for the match's last change before judging it missing. */
+const lastChangeGraceMs = 5_000
+
 export const settleAndCheck = async (
   scenario: string,
   world: World,
@@ -25,10 +28,17 @@ export const settleAndCheck = async (
   drainMs = 60_000
 ): Promise<void> => {
   await match.finished
+  const endedAt = Date.now()
+  const lastChange = match.expected.at(-1)
   await presser.stop()
   await eventually("the outbox to drain and every press to arrive", async () => {
     const states = outboxStates(world.stateDirectory)
     if ((states["pending"] ?? 0) > 0) return undefined
+    // The match's last frames may still be on their way (socat, decoder, outbox, a rate slot)
+    // with nothing pending yet: wait for its last change, or a while for one that cannot come.
+    const stream = (await eventOf(world, scoreboardPlace)).scoreStream
+    const lastArrived = lastChange === undefined || stream.some((s) => comparable(s) === comparable(lastChange.entry))
+    if (!lastArrived && Date.now() - endedAt < lastChangeGraceMs) return undefined
     const event = (await world.control.state()).events.find((e) => e.key === world.eventKeys[mqttPlace])
     return (event?.moments.length ?? 0) >= presser.acknowledged.length ? true : undefined
   }, { timeoutMs: drainMs, intervalMs: 250 }).catch(() => undefined)
