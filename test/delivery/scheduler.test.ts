@@ -58,7 +58,7 @@ describe("scheduler against the simulator's rate limit", () => {
     await waitFor(async () => (await scorePosts(d)).length >= 2, 5_000, "the backlog to start")
     const pressedAt = Date.now()
     await d.append({ place: "court-1", kind: "click", eventKey, payload: { timeStamp: pressedAt, metadata: { clickId: "c-1" } }, createdAt: pressedAt })
-    const seenAtPress = (await d.control.requests()).length
+    const seenAtPress = Math.max(0, ...(await d.control.requests()).map((r) => r.seq))
     await waitFor(async () => (await d.control.requests()).some((r) => r.path.endsWith("/clicks")), 5_000, "the click")
     const requests = await d.control.requests()
     const click = requests.find((r) => r.path.endsWith("/clicks"))!

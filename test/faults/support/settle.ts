@@ -10,14 +10,14 @@ import { recordFigures, type ScenarioFigures } from "./summary.ts"
 import { statusOutputs, tokenLeaks } from "./token-scan.ts"
 import { mqttPlace, scoreboardPlace, type World } from "./world.ts"
 
+/** How long the end waits for the match's last change before judging it missing. */
+const lastChangeGraceMs = 5_000
+
 /**
  * The end of a scenario: waits for the match to finish, presses to stop, the outbox to drain
  * and the presses to arrive; then checks the guarantees (see guarantees.ts), that the daemon
  * never crashed and that the token is nowhere, and records the figures.
  */
-/** How long the end waits for the match's last change before judging it missing. */
-const lastChangeGraceMs = 5_000
-
 export const settleAndCheck = async (
   scenario: string,
   world: World,
