@@ -7,6 +7,9 @@ import { Clock, Context, Deferred, Effect, Layer, Queue, Random } from "effect"
  */
 export type Priority = "click" | "score" | "probe" | "background"
 
+/** The priority an outbox item's request asks with: an undo is a press too, so it goes with the clicks. */
+export const priorityOf = (kind: "score" | "click" | "undo"): Priority => kind === "score" ? "score" : "click"
+
 export interface BudgetOptions {
   /** The service's limit for this token, shared by every place. */
   readonly requestsPerSecond: number

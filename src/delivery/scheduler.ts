@@ -3,7 +3,7 @@ import { BridgeEvents } from "../status/bridge-events.ts"
 import { Deliverer } from "./deliverer.ts"
 import { Outbox, type OutboxItem } from "./outbox.ts"
 import type { Outcome, RetryKind } from "./outcome.ts"
-import { RateBudget } from "./rate-budget.ts"
+import { priorityOf, RateBudget } from "./rate-budget.ts"
 import { transientRetry, unauthorizedProbe } from "./retry-schedule.ts"
 
 export interface SchedulerSnapshot {
@@ -97,7 +97,7 @@ export class Scheduler extends Context.Service<Scheduler, {
         const item = current.value
         // The in-doubt mark is written while the item waits, not inside its slot.
         const markedFor = item.sentAt === null ? yield* deliverer.markBeforeSlot(item) : undefined
-        yield* budget.acquire(item.kind === "score" ? "score" : "click").pipe(
+        yield* budget.acquire(priorityOf(item.kind)).pipe(
           // Shut down before its slot: nothing left, so the item is not in doubt after a restart.
           Effect.onInterrupt(() => markedFor === undefined ? Effect.void : Effect.ignore(outbox.unmarkSending(item.id)))
         )

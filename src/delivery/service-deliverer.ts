@@ -1,7 +1,7 @@
 import { Clock, Effect, Layer, Option } from "effect"
 import type { ScoreEntry } from "../domain/score-entry.ts"
 import { ActiveEvents } from "../events/active-events.ts"
-import { RateBudget } from "./rate-budget.ts"
+import { priorityOf, RateBudget } from "./rate-budget.ts"
 import { reconcile } from "./reconcile.ts"
 import { ServiceClient } from "../service/client.ts"
 import type { ClickBody } from "../service/schemas.ts"
@@ -56,7 +56,7 @@ export const serviceDeliverer = (options: DelivererOptions = {}) =>
 
     /** A second slot within one delivery (after a look-up or a read-back): marked while it is awaited, as the first. */
     const markThenAcquire = (item: OutboxItem, destination: string | undefined) =>
-      markInDoubt(item, destination).pipe(Effect.tap(budget.acquire(item.kind === "score" ? "score" : "click")))
+      markInDoubt(item, destination).pipe(Effect.tap(budget.acquire(priorityOf(item.kind))))
 
     const deliverScore = Effect.fnUntraced(function*(item: OutboxItem, markedFor: string | undefined) {
       const entry = item.payload as ScoreEntry
@@ -148,7 +148,7 @@ export const serviceDeliverer = (options: DelivererOptions = {}) =>
       const doubt = yield* eventOfDoubt(item)
       if (doubt.lookedUp && doubt.eventKey !== null) {
         yield* budget.finished
-        yield* budget.acquire(item.kind === "score" ? "score" : "click")
+        yield* budget.acquire(priorityOf(item.kind))
       }
       const found = yield* reconcile(client, item, doubt.eventKey).pipe(
         // An event that is gone cannot hold the item: send it, and let the service say what it thinks.

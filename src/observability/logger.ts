@@ -8,7 +8,7 @@ export type LogLevelName = "trace" | "debug" | "info" | "warn" | "error"
 const pinoLevel: Readonly<Record<LogLevel.Severity, pino.Level>> = {
   Trace: "trace", Debug: "debug", Info: "info", Warn: "warn", Error: "error", Fatal: "fatal"
 }
-const effectLevel: Readonly<Record<LogLevelName, "Trace" | "Debug" | "Info" | "Warn" | "Error">> = {
+const effectLevel: Readonly<Record<LogLevelName, LogLevel.Severity>> = {
   trace: "Trace", debug: "Debug", info: "Info", warn: "Warn", error: "Error"
 }
 

@@ -1,5 +1,5 @@
 import { afterEach, expect, it } from "vitest"
-import { startDelivery, waitFor } from "./delivery-harness.ts"
+import { appendPressWithUnknownEvent, startDelivery, waitFor } from "./delivery-harness.ts"
 
 let delivery: Awaited<ReturnType<typeof startDelivery>> | undefined
 afterEach(async () => {
@@ -13,15 +13,7 @@ afterEach(async () => {
 it("a click whose event was unknown at press time spends one slot on the look-up and another on the post", async () => {
   const d = (delivery = await startDelivery(1))
   const { eventKey } = await d.control.startEvent("court-1")
-  const pressedAt = Date.now()
-  await d.append({
-    place: "court-1",
-    kind: "click",
-    eventKey: null,
-    payload: { timeStamp: pressedAt, metadata: { clickId: "lookup-slot", team: "none", source: "test", button: "1", gesture: "single" } },
-    dedupeKey: "lookup-slot",
-    createdAt: pressedAt
-  })
+  await appendPressWithUnknownEvent(d, "lookup-slot")
   const clicksPath = `/public/events/${eventKey}/clicks`
   await waitFor(async () => (await d.control.requests({ pathPrefix: clicksPath, status: 200 })).length === 1, 8_000, "the click")
   const requests = await d.control.requests({ pathPrefix: "/public/" })

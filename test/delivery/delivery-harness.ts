@@ -80,4 +80,17 @@ export const waitFor = async (check: () => Promise<boolean>, timeoutMs: number, 
   throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`)
 }
 
+/** A single press on court-1 made before the place's live event was known: delivering it needs a look-up. */
+export const appendPressWithUnknownEvent = (d: Awaited<ReturnType<typeof startDelivery>>, clickId: string) => {
+  const pressedAt = Date.now()
+  return d.append({
+    place: "court-1",
+    kind: "click",
+    eventKey: null,
+    payload: { timeStamp: pressedAt, metadata: { clickId, team: "none", source: "test", button: "1", gesture: "single" } },
+    dedupeKey: clickId,
+    createdAt: pressedAt
+  })
+}
+
 export const genericEntry = (i: number, at = Date.now()) => ({ timeStamp: at + i, left: i, right: 0, period: 1 })

@@ -6,7 +6,7 @@ import { afterEach, expect, it } from "vitest"
 import { Outbox } from "../../src/delivery/outbox.ts"
 import { RateBudget } from "../../src/delivery/rate-budget.ts"
 import type { RecordedRequest } from "../../src/simulator/recorder.ts"
-import { genericEntry, startDelivery, waitFor } from "./delivery-harness.ts"
+import { appendPressWithUnknownEvent, genericEntry, startDelivery, waitFor } from "./delivery-harness.ts"
 
 /** How long the stand-in for a slow disk holds each in-doubt write (a stalled fsync). */
 const inDoubtWriteMs = 300
@@ -101,17 +101,8 @@ it("an item shut down while it waits for its slot is not left in doubt", async (
 
 it("a click whose event had to be looked up is marked while it waits for its second slot", async () => {
   const d = (delivery = await startSlowDisk())
-  const { eventKey } = d
-  const pressedAt = Date.now()
-  await d.append({
-    place: "court-1",
-    kind: "click",
-    eventKey: null,
-    payload: { timeStamp: pressedAt, metadata: { clickId: "slow-disk-lookup", team: "none", source: "test", button: "1", gesture: "single" } },
-    dedupeKey: "slow-disk-lookup",
-    createdAt: pressedAt
-  })
-  const clicksPath = `/public/events/${eventKey}/clicks`
+  await appendPressWithUnknownEvent(d, "slow-disk-lookup")
+  const clicksPath = `/public/events/${d.eventKey}/clicks`
   await waitFor(async () => (await d.control.requests({ pathPrefix: clicksPath, status: 200 })).length === 1, 8_000, "the click")
   const lookupSlot = await d.slotOf((r) => r.path === "/public/places/court-1/activeEventKey")
   const clickSlot = await d.slotOf((r) => r.path === clicksPath && r.status === 200)
