@@ -29,6 +29,9 @@ const outages: ReadonlyArray<{ readonly name: string; readonly fault?: Fault; re
   { name: "resets after the service applied the request", fault: { kind: "reset-after-apply", count: long ? 40 : 6 }, ms: 1_500 }
 ]
 
+/** How long an outage waits for the daemon's next request to meet its fault. */
+const hitWaitMs = 30_000
+
 describe("outages of the service while a match streams and presses arrive", () => {
   it(`${outages.map((o) => o.name).join(", ")}: everything delivered once afterwards, stamps original, nothing in another event`, async () => {
     const seed = suiteSeed("outages")
@@ -51,11 +54,13 @@ describe("outages of the service while a match streams and presses arrive", () =
       } else {
         const kind = outage.fault.kind
         const before = (await control.requests()).filter((r) => r.fault === kind).length
-        await control.injectFault(outage.fault)
+        // The daemon may be backing off from the previous outage (its retries grow to 8 s and
+        // more): a timed fault lasts until a request has met it, then it is cleared.
+        const { durationMs } = outage.fault
+        await control.injectFault(durationMs === undefined ? outage.fault : { ...outage.fault, durationMs: durationMs + hitWaitMs })
         await sleep(outage.ms)
-        // The daemon may be backing off from the previous outage: the fault must have hit it.
         await eventually(`a request hit by ${kind}`, async () =>
-          (await control.requests()).filter((r) => r.fault === kind).length > before ? true : undefined, { timeoutMs: 30_000, intervalMs: 200 })
+          (await control.requests()).filter((r) => r.fault === kind).length > before ? true : undefined, { timeoutMs: hitWaitMs, intervalMs: 200 })
         await control.clearFaults()
       }
       injected.push(`${outage.name} ${outage.ms} ms`)
