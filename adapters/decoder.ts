@@ -8,7 +8,11 @@ import type { Reading } from "../src/domain/reading.ts"
  * `push` must never throw, whatever bytes it is given.
  */
 export interface Decoder {
-  /** Feed received bytes; returns the readings completed by them, each stamped `receivedAt`. */
+  /**
+   * Feed received bytes; returns the readings completed by them, each stamped with the
+   * `receivedAt` of the chunk that brought its frame's first byte (a frame split over
+   * two reads began to show its change at the first).
+   */
   push(chunk: Uint8Array, receivedAt: number): ReadonlyArray<Reading>
   /** Counters for status and metrics. */
   readonly stats: DecoderStats
@@ -33,6 +37,13 @@ export interface ProtocolDefinition<Options = unknown> {
   readonly description: string
   /** Serial line defaults from the controller's documentation. */
   readonly serialDefaults: { readonly baudRate: number; readonly dataBits: 7 | 8; readonly parity: "none" | "even" | "odd"; readonly stopBits: 1 | 2 }
+  /**
+   * How the controller reports a change. `full`: every frame or message carries the whole
+   * state, so each is a state the board showed and becomes an entry at once. `partial`: only
+   * changed ranges are sent and one change may span several frames, so readings are settled
+   * (src/scoring/change-settler.ts) before they become entries.
+   */
+  readonly updates: "full" | "partial"
   /** Sports this decoder knows field layouts for (API sport codes). */
   readonly sports: ReadonlyArray<string>
   /** Decodes the protocol-specific `options` block of a place's scoreboard config. */

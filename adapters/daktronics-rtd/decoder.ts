@@ -67,8 +67,8 @@ export const makeDaktronicsDecoder = (options: DaktronicsDecoderOptions): Decode
     stats,
     push(chunk, receivedAt) {
       const readings: Array<Reading> = []
-      for (const body of splitter.push(chunk)) {
-        const reading = decodeFrame(body, receivedAt)
+      for (const { body, startedAt } of splitter.push(chunk, receivedAt)) {
+        const reading = decodeFrame(body, startedAt)
         if (reading !== undefined) readings.push(reading)
       }
       return readings

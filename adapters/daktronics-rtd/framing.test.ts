@@ -23,6 +23,17 @@ describe("daktronics-rtd: encoder", () => {
 })
 
 describe("daktronics-rtd: framing and validation", () => {
+  it("stamps a frame split across reads with the arrival of its first part", () => {
+    const decoder = decoderFor("basketball")
+    decoder.push(concat(frame(107, "  10"), scores), 1)
+    const home = frame(107, "  12")
+    expect(decoder.push(home.subarray(0, 9), 100)).toEqual([])
+    expect(decoder.push(concat(home.subarray(9), frame(111, "  30")), 130)).toEqual([
+      { receivedAt: 100, home: 12, away: 9 },
+      { receivedAt: 130, home: 12, away: 30 }
+    ])
+  })
+
   it("drops and counts a frame with a corrupted checksum or data byte", () => {
     const decoder = decoderFor("basketball")
     const badSum = frame(107, "  12")

@@ -11,8 +11,16 @@ export interface FramingStats {
   skippedBytes: number
 }
 
+/** A frame's body (between SYN and ETB) and the receive time of the chunk that brought its SYN. */
+export interface SplitFrame {
+  readonly body: Uint8Array
+  readonly startedAt: number
+}
+
 /**
  * Splits a byte stream into frame bodies (the bytes between SYN and ETB).
+ * Each is stamped with the arrival of its first byte: a frame cut across two
+ * reads began to show its change when its first part arrived.
  * Bounded: it never holds more than `maxFrameBytes` (SYN and ETB included);
  * a longer frame is dropped, so a line that loses its ETB cannot grow memory.
  * A SYN inside a frame means the previous one was cut off: restart there.
@@ -22,23 +30,25 @@ export class FrameSplitter {
   readonly #stats: FramingStats
   #length = 0
   #inFrame = false
+  #startedAt = 0
 
   constructor(maxFrameBytes: number, stats: FramingStats) {
     this.#buffer = new Uint8Array(Math.max(0, maxFrameBytes - 2))
     this.#stats = stats
   }
 
-  push(chunk: Uint8Array): Array<Uint8Array> {
-    const bodies: Array<Uint8Array> = []
+  push(chunk: Uint8Array, receivedAt = 0): Array<SplitFrame> {
+    const frames: Array<SplitFrame> = []
     for (const byte of chunk) {
       if (byte === SYN) {
         if (this.#inFrame) this.#stats.skippedBytes += this.#length + 1
         this.#inFrame = true
         this.#length = 0
+        this.#startedAt = receivedAt
       } else if (!this.#inFrame) {
         this.#stats.skippedBytes++
       } else if (byte === ETB) {
-        bodies.push(this.#buffer.slice(0, this.#length))
+        frames.push({ body: this.#buffer.slice(0, this.#length), startedAt: this.#startedAt })
         this.#inFrame = false
       } else if (this.#length === this.#buffer.length) {
         // The rest of this frame is skipped like any garbage until the next SYN.
@@ -49,6 +59,6 @@ export class FrameSplitter {
         this.#buffer[this.#length++] = byte
       }
     }
-    return bodies
+    return frames
   }
 }

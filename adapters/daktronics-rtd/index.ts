@@ -11,6 +11,7 @@ export const daktronicsRtd: ProtocolDefinition<DaktronicsOptions> = {
   name: "daktronics-rtd",
   description: "Daktronics All Sport 5000 Real Time Data (RTD) serial output",
   serialDefaults: { baudRate: 19200, dataBits: 8, parity: "none", stopBits: 1 },
+  updates: "partial",
   sports: sportCodes,
   optionsSchema: DaktronicsOptions,
   makeDecoder: makeDaktronicsDecoder

@@ -14,6 +14,7 @@ export const json: ProtocolDefinition<JsonOptions> = {
   name: "json",
   description: "JSON score documents (newline-delimited on serial, or one per MQTT message), read by configured paths",
   serialDefaults: { baudRate: 9600, dataBits: 8, parity: "none", stopBits: 1 },
+  updates: "full",
   sports: apiSports,
   optionsSchema,
   makeDecoder(options): Decoder {

@@ -12,6 +12,7 @@ export const lines: ProtocolDefinition<LinesOptions> = {
   name: "lines",
   description: "Generic text lines (one score per line), read with a configured pattern or delimited columns",
   serialDefaults: { baudRate: 9600, dataBits: 8, parity: "none", stopBits: 1 },
+  updates: "full",
   sports: apiSports,
   optionsSchema,
   makeDecoder(options): Decoder {

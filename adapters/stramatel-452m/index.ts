@@ -12,6 +12,7 @@ export const stramatel452m: ProtocolDefinition<StramatelOptions> = {
   name: "stramatel-452m",
   description: "Stramatel 452 M console, \"Interface TV\" output (RS-485, 54-byte frames)",
   serialDefaults: { baudRate: 19200, dataBits: 8, parity: "none", stopBits: 1 },
+  updates: "full",
   sports: Object.keys(layouts),
   optionsSchema,
   makeDecoder(options): Decoder {

@@ -1,5 +1,6 @@
 import { Console, Effect, Option } from "effect"
 import { Argument, Command, Flag } from "effect/cli"
+import { captureExtension } from "../replay/capture-format.ts"
 import { recordedChunks } from "../replay/recorded-chunks.ts"
 import { recordLine, replay } from "../replay/replay.ts"
 import { replayDecoder } from "../replay/replay-decoder.ts"
@@ -22,6 +23,10 @@ export const replayCommand = Command.make(
       Flag.withDescription("The protocol's options block as JSON, as in the place's scoreboard config"),
       Flag.optional
     ),
+    settleMs: Flag.Int("settle-ms").pipe(
+      Flag.withDescription("As the place's scoreboard.settleMs (default: the protocol's, 80 for daktronics-rtd; 0 = off)"),
+      Flag.optional
+    ),
     maxFrameBytes: Flag.Int("max-frame-bytes").pipe(Flag.withDescription("As the place's serial.maxFrameBytes"), Flag.optional),
     timestamps: Flag.String("timestamps").pipe(
       Flag.withDescription("Raw captures: a .times sidecar, one `<receivedAt ms> <byte count>` line per received chunk"),
@@ -37,15 +42,25 @@ export const replayCommand = Command.make(
   },
   Effect.fn("replayCommand")(function*(input) {
     if (Option.isNone(input.file)) return yield* new ReplayInputError({ message: "which capture? give its path: replay --protocol P --sport S FILE" })
-    const { decoder, sport } = yield* Effect.fromResult(replayDecoder({
+    const { decoder, sport, settleMs } = yield* Effect.fromResult(replayDecoder({
       protocol: Option.getOrUndefined(input.protocol),
       sport: Option.getOrUndefined(input.sport),
       options: Option.getOrUndefined(input.options),
-      maxFrameBytes: Option.getOrUndefined(input.maxFrameBytes)
+      maxFrameBytes: Option.getOrUndefined(input.maxFrameBytes),
+      settleMs: Option.getOrUndefined(input.settleMs)
     })).pipe(Effect.mapError((message) => new ReplayInputError({ message })))
     const chunks = yield* recordedChunks(input.file.value, input)
+    // Settling works on receive times; a raw capture timed by nothing would be one long burst.
+    const untimed = !input.file.value.endsWith(captureExtension) && Option.isNone(input.timestamps) && Option.isNone(input.chunkMs)
+    const settle = untimed && Option.isNone(input.settleMs) ? 0 : settleMs
+    if (untimed && settleMs > 0 && settle === 0) {
+      yield* Console.error(
+        `scorebridge replay: ${input.file.value} has no receive times, so changes are not settled (the daemon holds each for ${settleMs} ms): `
+          + `give --timestamps or --chunk-ms, or record with scorebridge capture`
+      )
+    }
     let batch: Array<string> = []
-    for (const record of replay(decoder, sport, chunks)) {
+    for (const record of replay(decoder, sport, chunks, settle)) {
       batch.push(recordLine(record))
       if (batch.length < linesPerWrite) continue
       yield* Console.log(batch.join("\n"))

@@ -57,6 +57,11 @@ export const Scoreboard = Schema.Struct({
   }),
   serial: Schema.optionalKey(SerialLine.annotate({ description: "Scoreboard controller on a serial port (USB adapter, RS-232/RS-485)." })),
   mqtt: Schema.optionalKey(MqttSource),
+  settleMs: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 1000 })).annotate({
+    description: "Protocols that send one change as several frames (daktronics-rtd): how long (ms) a change is held for "
+      + "more frames of the same change before it becomes an entry; the entry keeps the first frame's time. "
+      + "Default from the line speed (80 at 19200 baud); 0 turns settling off. Full-state protocols are never held."
+  })),
   options: Schema.Record(Schema.String, Schema.Unknown).annotate({
     description: "Protocol-specific options, checked by the protocol's own schema (see the protocol's README).",
     default: {}

@@ -4,6 +4,7 @@ import { protocols } from "../../adapters/registry.ts"
 import type { Config, Place } from "../config/schema.ts"
 import type { ReceivedChunk } from "../domain/received.ts"
 import { BridgeEvents } from "../status/bridge-events.ts"
+import { defaultSettleMs } from "../scoring/settle-window.ts"
 import { resolvePlaceSports } from "./place-sports.ts"
 import { runScoreboard } from "./scoreboard-pipeline.ts"
 import { scoreboardChunks } from "./scoreboard-source.ts"
@@ -33,8 +34,12 @@ export const placesLayer = (config: Config, override?: ChunkSourceOverride) =>
       const publishLink = (state: Parameters<Parameters<typeof scoreboardChunks>[2]>[0]) =>
         Effect.runFork(bus.publish({ _tag: "Link", place: place.key, state }))
       const chunks = override?.(place) ?? scoreboardChunks(scoreboard, protocol, publishLink)
-      yield* Effect.logInfo(`${place.key}: ${sport} scoreboard, protocol ${scoreboard.protocol}, ${describeLink(place)}`)
-      yield* Effect.forkScoped(runScoreboard(place.key, sport, decoder, chunks).pipe(
+      const settleMs = scoreboard.settleMs ?? defaultSettleMs(protocol, scoreboard.serial?.baudRate)
+      yield* Effect.logInfo(
+        `${place.key}: ${sport} scoreboard, protocol ${scoreboard.protocol}, ${describeLink(place)}`
+          + (settleMs > 0 ? `, changes settled over ${settleMs} ms` : "")
+      )
+      yield* Effect.forkScoped(runScoreboard(place.key, sport, decoder, chunks, settleMs).pipe(
         Effect.annotateLogs({ place: place.key }),
         Effect.catchCause((cause) => Effect.logError(`${place.key}: scoreboard pipeline stopped`, cause))
       ))

@@ -1,25 +1,28 @@
-import { Effect, Option, Schedule, Stream } from "effect"
+import { Clock, Effect, Option, Queue, Schedule, Semaphore, Stream } from "effect"
 import type { Decoder } from "../../adapters/decoder.ts"
 import type { ReceivedChunk } from "../domain/received.ts"
 import type { ScoreEntry } from "../domain/score-entry.ts"
 import { Outbox } from "../delivery/outbox.ts"
 import { Scheduler } from "../delivery/scheduler.ts"
 import { ActiveEvents } from "../events/active-events.ts"
+import { ChangeSettler } from "../scoring/change-settler.ts"
 import { ScoreChange } from "../scoring/score-change.ts"
 import { scoreEntryFor } from "../scoring/score-entry-for.ts"
 import { BridgeEvents } from "../status/bridge-events.ts"
 
 /**
- * One place's scoreboard: received bytes → decoder → readings → score entries
- * on a real change → outbox (durably) → scheduler. An entry is stamped with the
- * receive time of the frame that first showed the change and with the event
- * known to be live then.
+ * One place's scoreboard: received bytes → decoder → readings → settled score
+ * entries on a real change → outbox (durably) → scheduler. An entry is stamped
+ * with the receive time of the frame that first showed the change and with the
+ * event known to be live then. `settleMs` > 0 (partial-update protocols) holds
+ * a change until its frames stop coming: see ChangeSettler.
  */
 export const runScoreboard = <R>(
   place: string,
   sport: string,
   decoder: Decoder,
-  chunks: Stream.Stream<ReceivedChunk, never, R>
+  chunks: Stream.Stream<ReceivedChunk, never, R>,
+  settleMs = 0
 ) => Effect.gen(function*() {
   const outbox = yield* Outbox
   const scheduler = yield* Scheduler
@@ -27,6 +30,12 @@ export const runScoreboard = <R>(
   const bus = yield* BridgeEvents
   const last = yield* outbox.lastOf(place, "score")
   const change = new ScoreChange(Option.match(last, { onNone: () => undefined, onSome: (item) => item.payload as ScoreEntry }))
+  const settler = new ChangeSettler(change, settleMs)
+  // Chunks and the settle timer take turns: a burst is released and stored whole, never while a frame is applied.
+  const turn = yield* Semaphore.make(1)
+  const settleBell = yield* Queue.sliding<void>(1)
+  // Redeliverable input (MQTT) that fed a held burst: acknowledged once the burst is stored.
+  let heldAcks: Array<() => void> = []
 
   const store = Effect.fnUntraced(function*(entry: ScoreEntry) {
     const known = yield* events.current(place)
@@ -48,27 +57,67 @@ export const runScoreboard = <R>(
   // A redeliverable input (MQTT) is acknowledged only once its entries are stored, retrying
   // while the state directory cannot be written; a serial line cannot be asked again, so its
   // change stays pending in memory and the next reading with that score tries again.
-  const storeFor = (chunk: ReceivedChunk) => (entry: ScoreEntry) =>
-    chunk.ack === undefined
-      ? store(entry).pipe(
-        Effect.catch((e) => Effect.logError(`${place}: score change NOT stored, will retry on the next frame: ${String(e)}`))
-      )
-      : store(entry).pipe(
-        Effect.tapError((e) => Effect.logError(`${place}: score change NOT stored, not acknowledged to the broker, retrying: ${String(e)}`)),
-        Effect.retry(Schedule.spaced("1 second"))
-      )
+  const storeAll = (entries: ReadonlyArray<ScoreEntry>, redeliverable: boolean) =>
+    Effect.forEach(entries, (entry) =>
+      redeliverable
+        ? store(entry).pipe(
+          Effect.tapError((e) => Effect.logError(`${place}: score change NOT stored, not acknowledged to the broker, retrying: ${String(e)}`)),
+          Effect.retry(Schedule.spaced("1 second"))
+        )
+        : store(entry).pipe(
+          Effect.catch((e) => Effect.logError(`${place}: score change NOT stored, will retry on the next frame: ${String(e)}`))
+        ), { discard: true })
+
+  const releaseHeldAcks = () => {
+    const acks = heldAcks
+    heldAcks = []
+    for (const ack of acks) ack()
+  }
+
+  const settleDue = Effect.gen(function*() {
+    const now = yield* Clock.currentTimeMillis
+    const settled = settler.due(now)
+    if (settled.length === 0 && settler.holding) return
+    yield* storeAll(settled, heldAcks.length > 0)
+    releaseHeldAcks()
+  })
+
+  // Releases a held burst once its frames have stopped coming; only runs while one is held.
+  const settleTimer = Effect.gen(function*() {
+    while (true) {
+      const deadline = settler.deadline
+      if (deadline === undefined) {
+        yield* Queue.take(settleBell)
+        continue
+      }
+      const waitMs = deadline - (yield* Clock.currentTimeMillis)
+      if (waitMs > 0) yield* Effect.sleep(waitMs)
+      else yield* turn.withPermit(settleDue)
+    }
+  })
+  if (settleMs > 0) yield* Effect.forkChild(settleTimer)
 
   yield* Stream.runForEach(chunks, (chunk) =>
-    Effect.gen(function*() {
-      const storeEntry = storeFor(chunk)
+    turn.withPermit(Effect.gen(function*() {
       bytesReceived += chunk.bytes.length
       yield* reportActivity(chunk.receivedAt)
+      const acks = heldAcks
+      heldAcks = []
+      const settled = settler.due(chunk.receivedAt)
+      // Still held after that: the burst goes on, and so does the wait of the input that fed it.
+      const burstGoesOn = settler.holding
       for (const reading of decoder.push(chunk.bytes, chunk.receivedAt)) {
         yield* bus.publish({ _tag: "Reading", place, reading, stats: decoder.stats })
         const entry = scoreEntryFor(sport, reading)
-        if (entry === undefined || !change.isChange(entry)) continue
-        yield* storeEntry(entry)
+        if (entry !== undefined) settled.push(...settler.offer(entry))
       }
-      chunk.ack?.()
-    }))
+      yield* storeAll(settled, chunk.ack !== undefined || acks.length > 0)
+      if (burstGoesOn) heldAcks = acks
+      else for (const ack of acks) ack()
+      if (chunk.ack !== undefined) {
+        if (settler.holding) heldAcks.push(chunk.ack)
+        else chunk.ack()
+      }
+      if (settler.holding) yield* Queue.offer(settleBell, undefined)
+    })))
 })

@@ -2,6 +2,7 @@ import { Result, Schema } from "effect"
 import type { Decoder } from "../../adapters/decoder.ts"
 import { protocolNames, protocols } from "../../adapters/registry.ts"
 import { formatPath, issueProblems } from "../config/problems.ts"
+import { defaultSettleMs } from "../scoring/settle-window.ts"
 
 /** What `replay` was asked to decode with; everything optional so each omission gets its own plain message. */
 export interface DecoderRequest {
@@ -10,6 +11,8 @@ export interface DecoderRequest {
   /** The protocol's `options` block as JSON text, as in a place's scoreboard config. */
   readonly options: string | undefined
   readonly maxFrameBytes: number | undefined
+  /** As a place's `scoreboard.settleMs`; absent: the protocol's default at its documented line speed. */
+  readonly settleMs?: number | undefined
 }
 
 // As the config loader decodes `options`: a misspelt key is an error, not silently ignored.
@@ -19,11 +22,13 @@ const decodeJson = Schema.decodeUnknownResult(Schema.fromJsonString(Schema.Unkno
 
 /**
  * The decoder the daemon would build for this protocol, sport and options
- * (with the sport it was built for),
+ * (with the sport it was built for and the settle window the daemon would use),
  * or one line saying what is wrong. Sport is always required: it picks the
  * fields a protocol reads and the shape of the score entries.
  */
-export const replayDecoder = (request: DecoderRequest): Result.Result<{ readonly decoder: Decoder; readonly sport: string }, string> => {
+export const replayDecoder = (
+  request: DecoderRequest
+): Result.Result<{ readonly decoder: Decoder; readonly sport: string; readonly settleMs: number }, string> => {
   const known = protocolNames.join(", ")
   if (request.protocol === undefined) return Result.fail(`--protocol is required (known protocols: ${known})`)
   const protocol = protocols[request.protocol]
@@ -47,5 +52,8 @@ export const replayDecoder = (request: DecoderRequest): Result.Result<{ readonly
     sport: request.sport,
     ...(request.maxFrameBytes === undefined ? {} : { maxFrameBytes: request.maxFrameBytes })
   })
-  return Result.succeed({ decoder, sport: request.sport })
+  if (request.settleMs !== undefined && !(Number.isInteger(request.settleMs) && request.settleMs >= 0 && request.settleMs <= 1000)) {
+    return Result.fail(`--settle-ms must be a whole number of ms from 0 to 1000, got ${request.settleMs}`)
+  }
+  return Result.succeed({ decoder, sport: request.sport, settleMs: request.settleMs ?? defaultSettleMs(protocol) })
 }

@@ -2,6 +2,7 @@ import type { Decoder, DecoderStats } from "../../adapters/decoder.ts"
 import type { Reading } from "../domain/reading.ts"
 import type { ReceivedChunk } from "../domain/received.ts"
 import type { ScoreEntry } from "../domain/score-entry.ts"
+import { ChangeSettler } from "../scoring/change-settler.ts"
 import { ScoreChange } from "../scoring/score-change.ts"
 import { scoreEntryFor } from "../scoring/score-entry-for.ts"
 
@@ -35,27 +36,42 @@ export type ReplayRecord = ReadingRecord | EntryRecord | SummaryRecord
  * lazy, so a long capture streams out without being held as records.
  *
  * The change rule starts empty, as for a place with nothing in its outbox:
- * the first complete score is always an entry.
+ * the first complete score is always an entry. `settleMs` is the daemon's
+ * settle window (ChangeSettler), applied with the recorded receive times: a
+ * held change is printed when the next chunk arrives after it settled, or at
+ * the end.
  */
-export function* replay(decoder: Decoder, sport: string, chunks: Iterable<ReceivedChunk>): Generator<ReplayRecord, void, undefined> {
+export function* replay(
+  decoder: Decoder,
+  sport: string,
+  chunks: Iterable<ReceivedChunk>,
+  settleMs = 0
+): Generator<ReplayRecord, void, undefined> {
   const change = new ScoreChange(undefined)
+  const settler = new ChangeSettler(change, settleMs)
   let chunkCount = 0
   let bytes = 0
   let readings = 0
   let entries = 0
-  for (const chunk of chunks) {
-    chunkCount++
-    bytes += chunk.bytes.length
-    for (const reading of decoder.push(chunk.bytes, chunk.receivedAt)) {
-      readings++
-      yield { type: "reading", at: reading.receivedAt, reading }
-      const entry = scoreEntryFor(sport, reading)
-      if (entry === undefined || !change.isChange(entry)) continue
+  const settled = function*(ready: ReadonlyArray<ScoreEntry>): Generator<EntryRecord> {
+    for (const entry of ready) {
       change.remember(entry)
       entries++
       yield { type: "entry", at: entry.timeStamp, entry }
     }
   }
+  for (const chunk of chunks) {
+    chunkCount++
+    bytes += chunk.bytes.length
+    yield* settled(settler.due(chunk.receivedAt))
+    for (const reading of decoder.push(chunk.bytes, chunk.receivedAt)) {
+      readings++
+      yield { type: "reading", at: reading.receivedAt, reading }
+      const entry = scoreEntryFor(sport, reading)
+      if (entry !== undefined) yield* settled(settler.offer(entry))
+    }
+  }
+  yield* settled(settler.flush())
   yield { type: "summary", ...decoder.stats, chunks: chunkCount, bytes, readings, entries }
 }
 

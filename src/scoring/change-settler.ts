@@ -1,0 +1,103 @@
+import type { ScoreEntry } from "../domain/score-entry.ts"
+import { type ScoreChange, scoreFingerprint } from "./score-change.ts"
+
+/**
+ * A burst whose score keeps changing is settled at the latest this long after
+ * its first frame, so a stream of valid but ever-changing frames (a console
+ * being set up, a faulty board) still produces entries instead of holding one
+ * back forever.
+ */
+const maxHoldFactor = 10
+
+/**
+ * Turns the candidate entries of a protocol that sends partial updates into
+ * entries of states the board really showed.
+ *
+ * A console such as the Daktronics RTD output sends one change as several
+ * frames, one per changed field, back to back; a USB-serial adapter may hand
+ * them over in several reads a few tens of ms apart. Applied frame by frame
+ * they pass through states the board never showed (a tennis game won: points
+ * 0–0 while the games still read the old count). So a change is held until no
+ * frame has changed the score for `windowMs`, then the last state of the burst
+ * becomes the entry, stamped with the receive time of the burst's first
+ * score-changing frame: that is when the board started to show it.
+ *
+ * Only frames that change the candidate entry extend a burst: clock ticks do
+ * not, so a running clock never delays an entry. With `windowMs` 0 (protocols
+ * that send the whole state in every frame or message) every change is an
+ * entry at once.
+ *
+ * Pure and driven by the receive times it is given, so the daemon (with a
+ * timer for `deadline`) and `replay` (with recorded times) settle alike.
+ */
+export class ChangeSettler {
+  private pending: ScoreEntry | undefined
+  private pendingPrint = ""
+  private firstAt = 0
+  private lastChangeAt = 0
+  private readonly change: ScoreChange
+  private readonly maxHoldMs: number
+  readonly windowMs: number
+
+  constructor(change: ScoreChange, windowMs: number) {
+    this.change = change
+    this.windowMs = windowMs
+    this.maxHoldMs = windowMs * maxHoldFactor
+  }
+
+  /**
+   * A candidate entry from a reading (stamped with its frame's receive time).
+   * Returns the entries settled by its arrival: a held burst that was already
+   * due, or the candidate itself when nothing is settled by time.
+   */
+  offer(candidate: ScoreEntry): Array<ScoreEntry> {
+    const settled = this.due(candidate.timeStamp)
+    if (this.windowMs <= 0) {
+      if (this.change.isChange(candidate)) settled.push(candidate)
+      return settled
+    }
+    const print = scoreFingerprint(candidate)
+    if (this.pending === undefined) {
+      if (!this.change.isChange(candidate)) return settled
+      this.firstAt = candidate.timeStamp
+    } else if (print === this.pendingPrint) {
+      return settled
+    }
+    this.pending = candidate
+    this.pendingPrint = print
+    this.lastChangeAt = candidate.timeStamp
+    return settled
+  }
+
+  /** When the held burst settles (ms), or undefined when nothing is held. */
+  get deadline(): number | undefined {
+    if (this.pending === undefined) return undefined
+    return Math.min(this.lastChangeAt + this.windowMs, this.firstAt + this.maxHoldMs)
+  }
+
+  /** True while a burst is held: input that fed it must not be acknowledged yet. */
+  get holding(): boolean {
+    return this.pending !== undefined
+  }
+
+  /** The held burst's entry if it is due at `now`. */
+  due(now: number): Array<ScoreEntry> {
+    const deadline = this.deadline
+    return deadline !== undefined && now >= deadline ? this.release() : []
+  }
+
+  /** The held burst's entry now, due or not (end of a replay). */
+  flush(): Array<ScoreEntry> {
+    return this.release()
+  }
+
+  private release(): Array<ScoreEntry> {
+    const last = this.pending
+    this.pending = undefined
+    this.pendingPrint = ""
+    if (last === undefined) return []
+    const entry = { ...last, timeStamp: this.firstAt }
+    // A burst that ended where it began (a correction undone at once) changed nothing.
+    return this.change.isChange(entry) ? [entry] : []
+  }
+}

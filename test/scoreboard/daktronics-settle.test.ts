@@ -1,0 +1,64 @@
+import { afterEach, describe, expect, it } from "vitest"
+import { basketballFields, type Render, tennisFields, volleyballFields } from "./consoles/daktronics.ts"
+import { type FieldOrder, rtdFieldConsole } from "./consoles/daktronics-fields.ts"
+import { type Delivery, playFields } from "./field-play.ts"
+import { expectDelivered, resources, type Sport, type WriteTimes } from "./harness.ts"
+import { basketballEntry } from "./matches/basketball-quarter.ts"
+import { expectedEntries, type Step } from "./matches/match.ts"
+import { tennisEntry } from "./matches/tennis-set.ts"
+import {
+  basketballCorrection,
+  basketballPeriodChange,
+  tennisGameWon,
+  tennisSetWon,
+  tennisTieBreakWon,
+  volleyballSetWonAndNextSet
+} from "./matches/turning-points.ts"
+import { volleyballEntry } from "./matches/volleyball-match.ts"
+import { startPtyBridge } from "./pty-match.ts"
+
+/**
+ * One change, several frames: a console model that sends every changed field
+ * as its own frame (as the RTD output does), through a real pty to the real
+ * daemon. Each real change must reach the simulator as exactly one entry, in
+ * order, stamped within 50 ms of the first frame of the change; the states the
+ * board passes through while the frames of one change arrive must not.
+ */
+describe("daktronics-rtd: one entry per real change when a change spans several frames", () => {
+  const res = resources()
+  afterEach(() => res.release())
+
+  const scene = <B, E>(
+    sport: Sport,
+    render: Render<B>,
+    steps: ReadonlyArray<Step<B>>,
+    entryOf: (board: B) => E,
+    delivery: Delivery,
+    order: FieldOrder,
+    changeGapMs?: number
+  ) => async () => {
+    const expected = expectedEntries(steps, entryOf)
+    const console = rtdFieldConsole(render, order)
+    const { bridge, writer } = await startPtyBridge(res, sport, console as never)
+    const written: WriteTimes = []
+    const played = await playFields(steps, console, writer.write, written, { delivery, seed: steps.length, ...(changeGapMs === undefined ? {} : { changeGapMs }) })
+    // The scene really is what it claims: some change spans several frames, and split deliveries were split.
+    expect(played.multiFrameSteps, "steps sent as several frames").toBeGreaterThan(0)
+    if (delivery === "split-reads") expect(played.splitSteps, "steps split across writes").toBeGreaterThan(0)
+    await expectDelivered(bridge, expected, written, 10_000)
+  }
+
+  const variants: ReadonlyArray<readonly [Delivery, FieldOrder]> = [["one-write", "as-rendered"], ["split-reads", "reversed"]]
+  for (const [delivery, order] of variants) {
+    describe(`frames ${delivery === "one-write" ? "in one write" : "split across reads"}, fields ${order}`, () => {
+      it("tennis: a game won", scene("tennis", tennisFields, tennisGameWon(), tennisEntry, delivery, order))
+      it("tennis: a set won 6–4", scene("tennis", tennisFields, tennisSetWon(), tennisEntry, delivery, order))
+      it("tennis: a tie-break won", scene("tennis", tennisFields, tennisTieBreakWon(), tennisEntry, delivery, order))
+      it("volleyball: a set won and the next set started", scene("volleyball", volleyballFields, volleyballSetWonAndNextSet(), volleyballEntry, delivery, order))
+      it("basketball: a basket at the buzzer and the next period", scene("basketball", basketballFields, basketballPeriodChange(), (b) => basketballEntry(b), delivery, order))
+    })
+  }
+
+  it("basketball: changes 300 ms apart stay apart, and an operator's correction (score going down) is posted",
+    scene("basketball", basketballFields, basketballCorrection(), (b) => basketballEntry(b), "split-reads", "as-rendered", 300))
+})

@@ -1,0 +1,62 @@
+import { seededRandom } from "../../adapters/shared/seeded-random.ts"
+import type { FieldConsole } from "./consoles/daktronics-fields.ts"
+import type { WriteTimes } from "./harness.ts"
+import type { Step } from "./matches/match.ts"
+
+/**
+ * How a change's frames reach the daemon: all in one write (one read), or cut
+ * at random points (mid-frame too) into 2–4 writes a few ms to a few tens of
+ * ms apart, as a USB-serial adapter hands a burst over in 16 ms batches.
+ */
+export type Delivery = "one-write" | "split-reads"
+
+export interface FieldPlay {
+  readonly delivery: Delivery | "mixed"
+  readonly seed: number
+  /** Before a step that changes the score: longer than the settle window, as real changes are. */
+  readonly changeGapMs?: number
+  /** Before a clock-only step. */
+  readonly tickGapMs?: number
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+/** Largest pause between two reads of one burst: below the 80 ms default window at 19200 baud, with room for jitter. */
+const maxSplitGapMs = 30
+
+/**
+ * Shows each step on a field-per-frame console, recording when the first byte
+ * of each step was written: the time the entry must carry.
+ */
+export const playFields = async <B>(
+  steps: ReadonlyArray<Step<B>>,
+  console: FieldConsole<B>,
+  write: (bytes: Uint8Array) => unknown,
+  written: WriteTimes,
+  { delivery, seed, changeGapMs = 250, tickGapMs = 40 }: FieldPlay
+): Promise<{ readonly splitSteps: number; readonly multiFrameSteps: number }> => {
+  const random = seededRandom(seed)
+  let splitSteps = 0
+  let multiFrameSteps = 0
+  for (const [i, step] of steps.entries()) {
+    if (i > 0) await sleep(step.tick ? tickGapMs : changeGapMs)
+    const frames = console.frames(step.board)
+    if (frames.length > 1) multiFrameSteps++
+    const bytes = Buffer.concat(frames)
+    const split = delivery === "split-reads" || (delivery === "mixed" && random.next() < 0.5)
+    ;(written[i] ??= []).push(Date.now())
+    if (!split || bytes.length < 4) {
+      write(bytes)
+      continue
+    }
+    splitSteps++
+    const cuts = [...new Set(Array.from({ length: random.int(1, 3) }, () => random.int(1, bytes.length - 1)))].sort((a, b) => a - b)
+    let from = 0
+    for (const cut of [...cuts, bytes.length]) {
+      if (from > 0) await sleep(random.int(2, maxSplitGapMs))
+      write(bytes.subarray(from, cut))
+      from = cut
+    }
+  }
+  return { splitSteps, multiFrameSteps }
+}
