@@ -52,6 +52,8 @@ export const outboxStatements = (db: DatabaseSync) => ({
        FROM place CROSS JOIN kind WHERE place.name IS NOT NULL)
      ORDER BY id`
   ),
+  // A seek into items_pending: the lane's own items only, however long the other lanes' backlogs.
+  pending: db.prepare("SELECT * FROM items WHERE state = 'pending' AND place = $place AND kind = $kind ORDER BY id LIMIT $limit"),
   lastOf: db.prepare("SELECT * FROM items WHERE place = $place AND kind = $kind ORDER BY id DESC LIMIT 1"),
   recent: db.prepare("SELECT * FROM items WHERE place = $place ORDER BY id DESC LIMIT $limit"),
   deadLetters: db.prepare("SELECT * FROM items WHERE state = 'dead' ORDER BY id DESC LIMIT $limit"),

@@ -66,6 +66,8 @@ export class Outbox extends Context.Service<Outbox, {
   append(input: AppendInput): Effect.Effect<OutboxItem, OutboxWriteError>
   /** For each place, the oldest pending item of each kind, ordered by id. Cheap: one seek per lane. */
   readonly heads: Effect.Effect<ReadonlyArray<OutboxItem>, OutboxReadError>
+  /** The oldest pending items of one place and kind, oldest first, at most `limit`. */
+  pending(place: string, kind: ItemKind, limit: number): Effect.Effect<ReadonlyArray<OutboxItem>, OutboxReadError>
   markDelivered(id: number, result: unknown): Effect.Effect<void, OutboxWriteError>
   /** Settled but worth showing, e.g. "no event running". */
   markWarning(id: number, warning: string, result?: unknown): Effect.Effect<void, OutboxWriteError>
@@ -206,6 +208,9 @@ const makeOutbox = Effect.fnUntraced(function*(stateDirectory: string) {
   return Outbox.of({
     append,
     heads: read(() => many(sql.heads.all())).pipe(Effect.withSpan("Outbox.heads")),
+    pending: Effect.fn("Outbox.pending")((place: string, kind: ItemKind, limit: number) =>
+      read(() => many(sql.pending.all({ place, kind, limit })))
+    ),
     markDelivered: Effect.fn("Outbox.markDelivered")((id: number, result: unknown) => toDelivered(id, null, result)),
     markWarning: Effect.fn("Outbox.markWarning")((id: number, warning: string, result?: unknown) =>
       toWarning(id, warning, result)

@@ -8,7 +8,11 @@ import { Clock, Context, Deferred, Effect, Layer, Queue, Random } from "effect"
 export type Priority = "click" | "score" | "probe" | "background"
 
 /** The priority an outbox item's request asks with: an undo is a press too, so it goes with the clicks. */
-export const priorityOf = (kind: "score" | "click" | "undo"): Priority => kind === "score" ? "score" : "click"
+const priorityOf = (kind: "score" | "click" | "undo"): Priority => kind === "score" ? "score" : "click"
+
+/** A request slot for an outbox item: its priority, and its capture time, so waiting clicks go oldest first. */
+export const slotOf = (item: { readonly kind: "score" | "click" | "undo"; readonly createdAt: number }) =>
+  [priorityOf(item.kind), item.createdAt] as const
 
 export interface BudgetOptions {
   /** The service's limit for this token, shared by every place. */
@@ -27,12 +31,16 @@ export interface BudgetSnapshot {
 
 /**
  * One rate budget per token: grants request slots no closer than the service's
- * limit, clicks before scores, scores in arrival order (which round-robins the
+ * limit, clicks before scores, clicks oldest press first, scores in arrival order (which round-robins the
  * places, since each lane re-queues after its request). A 429 pauses every lane
  * with a growing, jittered back-off; a 401 suspends all but the probe.
  */
 export class RateBudget extends Context.Service<RateBudget, {
-  acquire(priority: Priority): Effect.Effect<void>
+  /**
+   * Waits for a request slot. Clicks are granted by `order` (their press time: after an outage
+   * the oldest pending press goes first, whichever woke first); every other priority in arrival order.
+   */
+  acquire(priority: Priority, order?: number): Effect.Effect<void>
   /**
    * The granted request is leaving now. Work between the grant and the send (the outbox's
    * in-doubt fsync) can stall on a slow disk; spacing the next grant from the real send keeps
@@ -50,13 +58,18 @@ export class RateBudget extends Context.Service<RateBudget, {
   static readonly layer = (options: BudgetOptions) => Layer.effect(RateBudget, make(options))
 }
 
+interface Waiter {
+  readonly granted: Deferred.Deferred<void>
+  readonly order: number
+}
+
 const backoffBaseMs = 1_000
 // Capped well inside the minute of footage a click can still be clipped from.
 const backoffCapMs = 15_000
 
 const make = Effect.fnUntraced(function*(options: BudgetOptions) {
   const intervalMs = (1000 / options.requestsPerSecond) * (1 + (options.margin ?? 0.01))
-  const waiters: Record<Priority, Array<Deferred.Deferred<void>>> = { click: [], score: [], probe: [], background: [] }
+  const waiters: Record<Priority, Array<Waiter>> = { click: [], score: [], probe: [], background: [] }
   const bell = yield* Queue.sliding<void>(1)
   const sent: Array<number> = []
   let lastGrant = -Infinity
@@ -68,7 +81,7 @@ const make = Effect.fnUntraced(function*(options: BudgetOptions) {
 
   const ring = Queue.offer(bell, undefined)
 
-  const nextWaiter = (): Deferred.Deferred<void> | undefined =>
+  const nextWaiter = (): Waiter | undefined =>
     waiters.probe.shift() ??
       (suspended === null ? waiters.click.shift() ?? waiters.score.shift() ?? waiters.background.shift() : undefined)
 
@@ -96,7 +109,7 @@ const make = Effect.fnUntraced(function*(options: BudgetOptions) {
       const waiter = nextWaiter()
       if (waiter === undefined) continue
       // A waiter interrupted meanwhile is already done: it does not spend the slot.
-      if (yield* Deferred.succeed(waiter, undefined)) {
+      if (yield* Deferred.succeed(waiter.granted, undefined)) {
         lastGrant = now
         sent.push(now)
         while (sent.length > 0 && sent[0]! < now - 60_000) sent.shift()
@@ -105,12 +118,15 @@ const make = Effect.fnUntraced(function*(options: BudgetOptions) {
   })
   yield* Effect.forkScoped(grantLoop)
 
-  const acquire = (priority: Priority) =>
+  const acquire = (priority: Priority, order?: number) =>
     Effect.gen(function*() {
-      const waiter = yield* Deferred.make<void>()
-      waiters[priority].push(waiter)
+      const waiter: Waiter = { granted: yield* Deferred.make<void>(), order: order ?? Number.POSITIVE_INFINITY }
+      const queue = waiters[priority]
+      // Behind every waiter of the same or an older order: equal orders keep arrival order.
+      const before = priority === "click" ? queue.findIndex((w) => w.order > waiter.order) : -1
+      queue.splice(before === -1 ? queue.length : before, 0, waiter)
       yield* ring
-      yield* Deferred.await(waiter).pipe(
+      yield* Deferred.await(waiter.granted).pipe(
         Effect.onInterrupt(() =>
           Effect.sync(() => {
             const queue = waiters[priority]

@@ -1,10 +1,12 @@
 import { Clock, Context, Effect, Layer, Option, Queue, Schema } from "effect"
+import { ServiceClient } from "../service/client.ts"
 import { BridgeEvents } from "../status/bridge-events.ts"
+import { makeBackOff } from "./back-off.ts"
 import { Deliverer } from "./deliverer.ts"
 import { Outbox, type OutboxItem } from "./outbox.ts"
 import type { Outcome, RetryKind } from "./outcome.ts"
-import { priorityOf, RateBudget } from "./rate-budget.ts"
-import { transientRetry, unauthorizedProbe } from "./retry-schedule.ts"
+import { RateBudget, slotOf } from "./rate-budget.ts"
+import { unauthorizedProbe } from "./retry-schedule.ts"
 
 export interface SchedulerSnapshot {
   /** Items being delivered now, per place. */
@@ -15,14 +17,19 @@ export interface SchedulerSnapshot {
 
 class Retryable extends Schema.TaggedError<Retryable>()("Retryable", {
   kind: Schema.Literals(["transient", "rate-limited", "unauthorized"]),
-  error: Schema.String
+  error: Schema.String,
+  failedAt: Schema.Number
 }) {}
+
+/** Clicks of one place delivered at once, at most: each is its own fiber, mostly asleep in a back-off. */
+const clicksInFlightPerPlace = 32
 
 /**
  * Moves outbox items to the service. One ordered lane per place for scores
- * (at most one in flight, so the service sees them in order); clicks and undos
- * are independent and ask the rate budget with priority, so a click never
- * waits behind a score backlog — at most for the next slot.
+ * (at most one in flight, so the service sees them in order) and for undos (each
+ * waits for its click); clicks are independent of each other, so one in back-off
+ * holds no press behind it, and ask the rate budget with priority, so a click
+ * never waits behind a score backlog — at most for the next slot.
  */
 export class Scheduler extends Context.Service<Scheduler, {
   /** Tell the scheduler the outbox has new items. */
@@ -34,6 +41,7 @@ export class Scheduler extends Context.Service<Scheduler, {
     const budget = yield* RateBudget
     const deliverer = yield* Deliverer
     const bus = yield* BridgeEvents
+    const backOff = makeBackOff(yield* ServiceClient)
     const bell = yield* Queue.sliding<void>(1)
     const inFlight = new Map<number, OutboxItem>()
     const busyScoreLanes = new Set<string>()
@@ -86,7 +94,7 @@ export class Scheduler extends Context.Service<Scheduler, {
         yield* Effect.logWarning(`${item.kind} #${item.id} for ${item.place} will be retried: ${error}`)
       }
       yield* outbox.reschedule(item.id, error, now, inDoubt)
-      return yield* new Retryable({ kind, error })
+      return yield* new Retryable({ kind, error, failedAt: now })
     })
 
     const deliverOnce = (head: OutboxItem) =>
@@ -97,7 +105,7 @@ export class Scheduler extends Context.Service<Scheduler, {
         const item = current.value
         // The in-doubt mark is written while the item waits, not inside its slot.
         const markedFor = item.sentAt === null ? yield* deliverer.markBeforeSlot(item) : undefined
-        yield* budget.acquire(priorityOf(item.kind)).pipe(
+        yield* budget.acquire(...slotOf(item)).pipe(
           // Shut down before its slot: nothing left, so the item is not in doubt after a restart.
           Effect.onInterrupt(() => markedFor === undefined ? Effect.void : Effect.ignore(outbox.unmarkSending(item.id)))
         )
@@ -107,10 +115,18 @@ export class Scheduler extends Context.Service<Scheduler, {
       })
 
     const deliver = (item: OutboxItem) =>
-      deliverOnce(item).pipe(
-        // 429 and 401 are paced by the budget itself: try again as soon as it grants a slot.
-        Effect.retry({ while: (e) => e._tag === "Retryable" && e.kind !== "transient" }),
-        Effect.retry({ schedule: transientRetry, while: (e) => e._tag === "Retryable" && e.kind === "transient" }),
+      Effect.gen(function*() {
+        for (let failures = 0;; failures++) {
+          const failed = yield* deliverOnce(item).pipe(
+            // 429 and 401 are paced by the budget itself: try again as soon as it grants a slot.
+            Effect.retry({ while: (e) => e._tag === "Retryable" && e.kind !== "transient" }),
+            Effect.as(undefined),
+            Effect.catchTag("Retryable", Effect.succeed)
+          )
+          if (failed === undefined) return
+          yield* backOff.wait(item, failures, failed.failedAt)
+        }
+      }).pipe(
         // The item stays pending; wait before releasing its lane so a broken
         // state directory does not turn into a tight resend loop.
         Effect.catch((e) =>
@@ -125,16 +141,20 @@ export class Scheduler extends Context.Service<Scheduler, {
         }))
       )
 
+    const start = Effect.fnUntraced(function*(item: OutboxItem) {
+      if (inFlight.has(item.id)) return
+      if (item.kind === "score") {
+        if (busyScoreLanes.has(item.place)) return
+        busyScoreLanes.add(item.place)
+      }
+      inFlight.set(item.id, item)
+      yield* Effect.forkScoped(deliver(item))
+    })
+
     const dispatch = Effect.gen(function*() {
-      const heads = yield* outbox.heads
-      for (const item of heads) {
-        if (inFlight.has(item.id)) continue
-        if (item.kind === "score") {
-          if (busyScoreLanes.has(item.place)) continue
-          busyScoreLanes.add(item.place)
-        }
-        inFlight.set(item.id, item)
-        yield* Effect.forkScoped(deliver(item))
+      for (const head of yield* outbox.heads) {
+        if (head.kind !== "click") yield* start(head)
+        else for (const click of yield* outbox.pending(head.place, "click", clicksInFlightPerPlace)) yield* start(click)
       }
     })
 

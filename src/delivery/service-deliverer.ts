@@ -1,12 +1,13 @@
 import { Clock, Effect, Layer, Option } from "effect"
 import type { ScoreEntry } from "../domain/score-entry.ts"
 import { ActiveEvents } from "../events/active-events.ts"
-import { priorityOf, RateBudget } from "./rate-budget.ts"
+import { RateBudget, slotOf } from "./rate-budget.ts"
 import { reconcile } from "./reconcile.ts"
 import { ServiceClient } from "../service/client.ts"
 import type { ClickBody } from "../service/schemas.ts"
 import { retryClass, type ServiceError } from "../service/errors.ts"
 import { Deliverer } from "./deliverer.ts"
+import { footageLasts } from "./footage.ts"
 import { Outbox, type OutboxItem } from "./outbox.ts"
 import { Outcome } from "./outcome.ts"
 
@@ -17,9 +18,6 @@ export interface DelivererOptions {
    */
   readonly backlogAfterMs?: number
 }
-
-/** While an event is open the service keeps this much footage for clipping. */
-const footageKeptMs = 60_000
 
 /** Maps outbox items to service calls, and service errors to outcomes. */
 export const serviceDeliverer = (options: DelivererOptions = {}) =>
@@ -56,7 +54,7 @@ export const serviceDeliverer = (options: DelivererOptions = {}) =>
 
     /** A second slot within one delivery (after a look-up or a read-back): marked while it is awaited, as the first. */
     const markThenAcquire = (item: OutboxItem, destination: string | undefined) =>
-      markInDoubt(item, destination).pipe(Effect.tap(budget.acquire(priorityOf(item.kind))))
+      markInDoubt(item, destination).pipe(Effect.tap(budget.acquire(...slotOf(item))))
 
     const deliverScore = Effect.fnUntraced(function*(item: OutboxItem, markedFor: string | undefined) {
       const entry = item.payload as ScoreEntry
@@ -98,8 +96,7 @@ export const serviceDeliverer = (options: DelivererOptions = {}) =>
       const answer = yield* client.postClick(eventKey, body)
       const result = { eventKey, momentKey: answer.momentKey }
       const sentAt = yield* Clock.currentTimeMillis
-      const footageFrom = body.startTime ?? body.timeStamp
-      if (sentAt - footageFrom > footageKeptMs) {
+      if (!footageLasts(body, sentAt)) {
         // Sent anyway: if the event has ended meanwhile, all its footage is clippable.
         return Outcome.missed(
           `moment ${answer.momentKey} requested ${Math.round((sentAt - body.timeStamp) / 1000)} s after the press; ` +
@@ -148,7 +145,7 @@ export const serviceDeliverer = (options: DelivererOptions = {}) =>
       const doubt = yield* eventOfDoubt(item)
       if (doubt.lookedUp && doubt.eventKey !== null) {
         yield* budget.finished
-        yield* budget.acquire(priorityOf(item.kind))
+        yield* budget.acquire(...slotOf(item))
       }
       const found = yield* reconcile(client, item, doubt.eventKey).pipe(
         // An event that is gone cannot hold the item: send it, and let the service say what it thinks.

@@ -1,4 +1,4 @@
-import { Context, Effect, Layer, Option, Redacted, Ref, Schema } from "effect"
+import { Clock, Context, Effect, Layer, Option, Redacted, Ref, Schema } from "effect"
 import { HttpClient } from "effect/http"
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import type { ScoreEntry } from "../domain/score-entry.ts"
@@ -6,6 +6,7 @@ import { checkBaseUrl } from "./base-url.ts"
 import { serviceHttpAgent } from "./http-agent.ts"
 import { UnexpectedResponse, type InvalidBaseUrl, type ServiceError } from "./errors.ts"
 import { connectTimeoutMs, makeRequester, shownRequest, type Answer, type Call, type ServerClock } from "./request.ts"
+import { makeSuccessWatch } from "./success-watch.ts"
 import {
   ActiveEventAnswer,
   ClickAnswer,
@@ -67,6 +68,10 @@ export class ServiceClient extends Context.Service<ServiceClient, {
   overlayPreview(overlays: ReadonlyArray<Overlay>, sourceURL?: string): Effect.Effect<{ readonly videoURL: string }, ServiceError>
   /** The last answer's `Date` header with local time and latency; None until an answer carried one. */
   readonly lastServerDate: Effect.Effect<Option.Option<ServerClock>>
+  /** When any request last got a 2xx answer (ms); -Infinity before the first. */
+  readonly lastSuccessAt: Effect.Effect<number>
+  /** Completes once any request got a 2xx answer at or after `at` (ms): at once if one already did. */
+  successSince(at: number): Effect.Effect<void>
 }>()("scorebridge/service/ServiceClient") {
   static readonly layer = (config: ServiceClientConfig): Layer.Layer<ServiceClient, InvalidBaseUrl> => {
     const timeoutMs = config.timeoutMs ?? 10_000
@@ -84,7 +89,10 @@ const make = Effect.fnUntraced(function*(config: ServiceClientConfig, timeoutMs:
   if (!(baseUrl instanceof URL)) return yield* baseUrl
   const http = yield* HttpClient.HttpClient
   const lastServerClock = yield* Ref.make(Option.none<ServerClock>())
-  const send = makeRequester(http, { baseUrl, token: config.token, timeoutMs, connectTimeoutMs: connectTimeoutMs(timeoutMs), lastServerClock })
+  const successes = makeSuccessWatch()
+  const request = makeRequester(http, { baseUrl, token: config.token, timeoutMs, connectTimeoutMs: connectTimeoutMs(timeoutMs), lastServerClock })
+  const send = (c: Call) =>
+    request(c).pipe(Effect.tap(() => Effect.map(Clock.currentTimeMillis, (now) => successes.record(now))))
 
   /** Sends and decodes a 2xx body; a body that does not fit was still applied, so it is not retryable. */
   const call = <S extends Schema.Top & { readonly DecodingServices: never }>(c: Call, schema: S) =>
@@ -195,7 +203,9 @@ const make = Effect.fnUntraced(function*(config: ServiceClientConfig, timeoutMs:
       )
     }),
 
-    lastServerDate: Ref.get(lastServerClock)
+    lastServerDate: Ref.get(lastServerClock),
+    lastSuccessAt: successes.lastAt,
+    successSince: successes.successSince
   })
 })
 
