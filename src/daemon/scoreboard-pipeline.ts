@@ -103,15 +103,17 @@ export const runScoreboard = <R>(
       yield* reportActivity(chunk.receivedAt)
       const acks = heldAcks
       heldAcks = []
-      const settled = settler.due(chunk.receivedAt)
+      const redeliverable = chunk.ack !== undefined || acks.length > 0
+      // A burst that settled before this chunk is stored first: the readings below compare with it.
+      yield* storeAll(settler.due(chunk.receivedAt), redeliverable)
       // Still held after that: the burst goes on, and so does the wait of the input that fed it.
       const burstGoesOn = settler.holding
       for (const reading of decoder.push(chunk.bytes, chunk.receivedAt)) {
         yield* bus.publish({ _tag: "Reading", place, reading, stats: decoder.stats })
         const entry = scoreEntryFor(sport, reading)
-        if (entry !== undefined) settled.push(...settler.offer(entry))
+        // Stored one by one: each next reading is compared with the entry stored before it.
+        if (entry !== undefined) yield* storeAll(settler.offer(entry), redeliverable)
       }
-      yield* storeAll(settled, chunk.ack !== undefined || acks.length > 0)
       if (burstGoesOn) heldAcks = acks
       else for (const ack of acks) ack()
       if (chunk.ack !== undefined) {

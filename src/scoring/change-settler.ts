@@ -58,7 +58,10 @@ export class ChangeSettler {
     }
     const print = scoreFingerprint(candidate)
     if (this.pending === undefined) {
-      if (!this.change.isChange(candidate)) return settled
+      // A burst released just now is what the board shows, though the caller has not stored it yet.
+      const released = settled.at(-1)
+      const changed = released === undefined ? this.change.isChange(candidate) : print !== scoreFingerprint(released)
+      if (!changed) return settled
       this.firstAt = candidate.timeStamp
     } else if (print === this.pendingPrint) {
       return settled

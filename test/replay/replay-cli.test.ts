@@ -6,6 +6,11 @@ import { afterAll, describe, expect, it } from "vitest"
 import { protocolNames } from "../../adapters/registry.ts"
 import { captureLine } from "../../src/replay/capture-format.ts"
 import type { ReplayRecord } from "../../src/replay/replay.ts"
+import { rtdFieldConsole } from "../scoreboard/consoles/daktronics-fields.ts"
+import { tennisFields } from "../scoreboard/consoles/daktronics.ts"
+import { expectedEntries } from "../scoreboard/matches/match.ts"
+import { tennisEntry } from "../scoreboard/matches/tennis-set.ts"
+import { tennisGameWon } from "../scoreboard/matches/turning-points.ts"
 import { cleanCapturePath, entriesOf, expectedGenericChanges, fixture, readingsOf, summaryOf, terminalCapturePath } from "./support.ts"
 
 const node = "node_modules/.bin/node"
@@ -35,7 +40,9 @@ writeFileSync(badCapture, '{"t":1,"b":"AA=="}\n{"t":2}\n')
 describe("scorebridge replay (process)", () => {
   it("prints the real capture's readings, entries and summary as NDJSON", async () => {
     const run = await replayProcess("--protocol", "daktronics-rtd", "--sport", "football", cleanCapturePath)
-    expect(run.stderr).toBe("")
+    // Without receive times the daemon's settling cannot be replayed: said once, on stderr.
+    expect(run.stderr).toMatch(/^scorebridge replay: .*football-j5-capture\.bin has no receive times, so changes are not settled \(the daemon holds each for 80 ms\)/)
+    expect(run.stderr.trimEnd().split("\n")).toHaveLength(1)
     expect(run.code).toBe(0)
     const records = ndjson(run.stdout)
     const readings = readingsOf(records)
@@ -81,6 +88,30 @@ describe("scorebridge replay (process)", () => {
     expect([...new Set(readingsOf(ndjson(timed.stdout)).map((r) => r.at))]).toEqual([7000, 9000])
   })
 
+  it("settles a change sent as several frames, as the daemon does, in a capture with receive times", async () => {
+    // Score fields before the clock, so each step's first frame is one that changes the score.
+    const console = rtdFieldConsole(tennisFields, "reversed")
+    const steps = tennisGameWon()
+    // Each step's frames 10 ms apart (one read each), steps a second apart.
+    const lines: Array<string> = []
+    const firstFrameAt: Array<number> = []
+    steps.forEach((step, i) => {
+      firstFrameAt[i] = 1_000 * (i + 1)
+      console.frames(step.board).forEach((bytes, f) => lines.push(captureLine({ receivedAt: firstFrameAt[i]! + 10 * f, bytes })))
+    })
+    const path = join(scratch, "game-won.ndjson")
+    writeFileSync(path, lines.join(""))
+    const expected = expectedEntries(steps, tennisEntry).map(({ entry, step }) => ({ ...entry, timeStamp: firstFrameAt[step] }))
+
+    const settled = await replayProcess("--protocol", "daktronics-rtd", "--sport", "tennis", path)
+    expect(settled.stderr).toBe("")
+    expect(entriesOf(ndjson(settled.stdout)).map((r) => r.entry)).toEqual(expected)
+
+    // The same capture unsettled shows the states in between, which the board never showed.
+    const unsettled = await replayProcess("--protocol", "daktronics-rtd", "--sport", "tennis", "--settle-ms", "0", path)
+    expect(entriesOf(ndjson(unsettled.stdout)).length).toBeGreaterThan(expected.length)
+  })
+
   const usageErrors: ReadonlyArray<readonly [string, ReadonlyArray<string>, RegExp]> = [
     ["a missing file", ["--protocol", "daktronics-rtd", "--sport", "football", join(scratch, "absent.bin")], /cannot read capture .*absent\.bin: no such file/],
     ["no file at all", ["--protocol", "daktronics-rtd", "--sport", "football"], /which capture/],
@@ -89,6 +120,7 @@ describe("scorebridge replay (process)", () => {
     ["bad --options JSON", ["--protocol", "daktronics-rtd", "--sport", "football", "--options", "{tennisPoints", cleanCapturePath], /--options is not valid JSON/],
     ["a bad .ndjson line", ["--protocol", "daktronics-rtd", "--sport", "football", badCapture], /bad\.ndjson: line 2 /],
     ["even timing for a .ndjson capture", ["--protocol", "daktronics-rtd", "--sport", "football", "--chunk-ms", "5", badCapture], /own receive times/],
+    ["a settle window out of range", ["--protocol", "daktronics-rtd", "--sport", "football", "--settle-ms", "5000", cleanCapturePath], /--settle-ms must be a whole number of ms from 0 to 1000, got 5000/],
     ["invalid options", ["--protocol", "daktronics-rtd", "--sport", "football", "--options", '{"tennisPoints":"games"}', cleanCapturePath], /options\.tennisPoints: expected/]
   ]
 

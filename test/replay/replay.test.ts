@@ -19,14 +19,14 @@ import {
 const clean = fixture(cleanCapturePath)
 const terminal = fixture(terminalCapturePath)
 const daktronics = (sport: string): Decoder => protocols["daktronics-rtd"]!.makeDecoder({ sport })
-/** Index of the ETB closing the longest SYN…ETB frame. */
-const longestFrameEnd = (bytes: Uint8Array): number => {
-  let best = { length: -1, end: -1 }
+/** Index of the SYN opening the longest SYN…ETB frame. */
+const longestFrameStart = (bytes: Uint8Array): number => {
+  let best = { length: -1, start: -1 }
   for (let start = bytes.indexOf(SYN); start >= 0; start = bytes.indexOf(SYN, start + 1)) {
     const end = bytes.indexOf(ETB, start)
-    if (end >= 0 && end - start > best.length) best = { length: end - start, end }
+    if (end >= 0 && end - start > best.length) best = { length: end - start, start }
   }
-  return best.end
+  return best.start
 }
 const replayAll = (decoder: Decoder, sport: string, chunks: ReadonlyArray<ReceivedChunk>) => [...replay(decoder, sport, chunks)]
 const even = (bytes: Uint8Array, chunkBytes = 64, chunkMs = 0, start = 0) => evenlyTimed(bytes, { start, chunkMs, chunkBytes })
@@ -75,7 +75,7 @@ describe("replay: the real Daktronics football capture", () => {
     }
   })
 
-  it("stamps each record with the time of the chunk that completed its frame", () => {
+  it("stamps each record with the time of the chunk that brought its frame's first byte", () => {
     const start = 1_700_000_000_000
     const timed = replayAll(daktronics("football"), "football", even(clean, 100, 10, start))
     const times = readingsOf(timed).map((r) => r.at)
@@ -83,7 +83,7 @@ describe("replay: the real Daktronics football capture", () => {
     expect(times).toEqual([...times].sort((a, b) => a - b))
     // The last reading comes from the closing full dump, the capture's longest frame
     // (the frames after it repeat what it showed, so they make no reading).
-    expect(times.at(-1)).toBe(start + Math.floor(longestFrameEnd(clean) / 100) * 10)
+    expect(times.at(-1)).toBe(start + Math.floor(longestFrameStart(clean) / 100) * 10)
     for (const entry of entriesOf(timed)) expect(entry.entry.timeStamp).toBe(entry.at)
   })
 

@@ -1,22 +1,42 @@
-import { afterEach, describe, it } from "vitest"
-import { daktronicsBasketball, daktronicsTennis, daktronicsVolleyball } from "./consoles/daktronics.ts"
-import { resources } from "./harness.ts"
+import { afterEach, describe, expect, it } from "vitest"
+import { basketballFields, type Render, tennisFields, volleyballFields } from "./consoles/daktronics.ts"
+import { rtdFieldConsole } from "./consoles/daktronics-fields.ts"
+import { playFields } from "./field-play.ts"
+import { expectDelivered, expectModelShape, resources, type Sport, type WriteTimes } from "./harness.ts"
 import { basketballEntry, basketballQuarter } from "./matches/basketball-quarter.ts"
+import { expectedEntries, type Step } from "./matches/match.ts"
 import { tennisEntry, tennisSet } from "./matches/tennis-set.ts"
 import { volleyballEntry, volleyballMatch } from "./matches/volleyball-match.ts"
-import { playMatchOverPty } from "./pty-match.ts"
+import { startPtyBridge } from "./pty-match.ts"
 
-// Partial-update frames: only the changed range of the RTD buffer, clock ticks included.
+/**
+ * Whole matches from a console that sends every changed field as a frame of its
+ * own (clock ticks included), each change in one write or split across reads:
+ * every real change exactly once, in order, stamped at its first frame.
+ */
 describe("daktronics-rtd over a pty: real daemon → simulator", () => {
   const res = resources()
   afterEach(() => res.release())
 
-  it("a basketball quarter: every basket once, clock ticks make no entry", () =>
-    playMatchOverPty(res, "basketball", daktronicsBasketball(), basketballQuarter(11), (b) => basketballEntry(b)))
+  const match = <B, E>(sport: Sport, render: Render<B>, steps: ReadonlyArray<Step<B>>, entryOf: (board: B) => E) => async () => {
+    const expected = expectedEntries(steps, entryOf)
+    expectModelShape(steps, expected)
+    const console = rtdFieldConsole(render)
+    const { bridge, writer } = await startPtyBridge(res, sport, console as never)
+    const written: WriteTimes = []
+    const played = await playFields(steps, console, writer.write, written, { delivery: "mixed", seed: steps.length })
+    expect(played.splitSteps, "steps split across writes").toBeGreaterThan(steps.length / 4)
+    await expectDelivered(bridge, expected, written)
+  }
 
-  it("a five-set volleyball match", () =>
-    playMatchOverPty(res, "volleyball", daktronicsVolleyball(), volleyballMatch(12), volleyballEntry))
+  it("a basketball quarter: every basket once, clock ticks make no entry",
+    match("basketball", basketballFields, basketballQuarter(11), (b) => basketballEntry(b)), 60_000)
 
-  it("a tennis set to 6–6 and a tie-break", () =>
-    playMatchOverPty(res, "tennis", daktronicsTennis(), tennisSet(13), tennisEntry))
+  it("a tennis set to 6–6 and a tie-break: every game, the set and the next set's start once",
+    match("tennis", tennisFields, tennisSet(13), tennisEntry), 90_000)
+
+  it("two volleyball sets: every point, the set won and the next set's start once", () => {
+    const steps = volleyballMatch(12)
+    return match("volleyball", volleyballFields, steps.slice(0, steps.findIndex((s) => s.board.period === 3) + 2), volleyballEntry)()
+  }, 90_000)
 })

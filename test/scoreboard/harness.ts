@@ -21,7 +21,7 @@ import type { Expected, Step } from "./matches/match.ts"
  * at the receipt of the write that showed them (see `stampToleranceMs`).
  */
 
-export const places = { tennis: "tennis-court", volleyball: "volley-court", basketball: "basket-court" } as const
+export const places = { tennis: "tennis-court", volleyball: "volley-court", basketball: "basket-court", football: "football-field" } as const
 export type Sport = keyof typeof places
 
 const token = "scoreboard-token"

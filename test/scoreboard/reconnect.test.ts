@@ -9,17 +9,19 @@ import { type BasketballBoard, basketballEntry, basketballQuarter } from "./matc
 import { expectedEntries } from "./matches/match.ts"
 import { startPtyBridge } from "./pty-match.ts"
 
-const cases: ReadonlyArray<readonly [string, () => SimulatedConsole<BasketballBoard>, { readonly period: boolean }]> = [
+// Gap between boards: a basket is at least two boards after the last, so RTD changes come more
+// than twice the gap apart, well past the 80 ms its changes are held to settle.
+const cases: ReadonlyArray<readonly [string, () => SimulatedConsole<BasketballBoard>, { readonly period: boolean }, number]> = [
   // The decoder's RTD buffer outlives the port: frames after the replug carry only what changed.
-  ["daktronics-rtd", daktronicsBasketball, { period: true }],
-  ["stramatel-452m", stramatelBasketball, { period: false }]
+  ["daktronics-rtd", daktronicsBasketball, { period: true }, 130],
+  ["stramatel-452m", stramatelBasketball, { period: false }, 20]
 ]
 
 describe("a scoreboard pty unplugged and replugged mid-match", () => {
   const res = resources()
   afterEach(() => res.release())
 
-  it.each(cases)("%s: the daemon reopens the port and every entry arrives once, in order", async (_name, makeConsole, shows) => {
+  it.each(cases)("%s: the daemon reopens the port and every entry arrives once, in order", async (_name, makeConsole, shows, gapMs) => {
     const console = makeConsole()
     const steps = basketballQuarter(51)
     const expected = expectedEntries(steps, (b) => basketballEntry(b, shows))
@@ -28,7 +30,7 @@ describe("a scoreboard pty unplugged and replugged mid-match", () => {
     const written: WriteTimes = []
     const half = Math.floor(steps.length / 2)
 
-    await play(steps, console, writer.write, written, { to: half })
+    await play(steps, console, writer.write, written, { to: half, gapMs })
     const beforeUnplug = expected.filter((e) => e.step < half).length
     // Everything written so far is read before the cable goes: this test is about what comes after.
     await eventually("the first half's entries to be stored", async () => {
@@ -51,7 +53,7 @@ describe("a scoreboard pty unplugged and replugged mid-match", () => {
     await waitForSerialConnects(bridge, 2)
     const again = openWriter(pty.writerPath)
     res.defer(() => again.close())
-    await play(steps, console, again.write, written, { from: half })
+    await play(steps, console, again.write, written, { from: half, gapMs })
 
     await expectDelivered(bridge, expected, written)
     expect(bridge.serialConnects()).toBe(2)
