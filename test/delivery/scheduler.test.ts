@@ -87,6 +87,24 @@ describe("scheduler under service failures", () => {
     expect(requests[1]!.at - requests[0]!.at).toBeGreaterThanOrEqual(700)
   }, 30_000)
 
+  it("a click in back-off holds no press behind it: the next click of the place goes in the next slot", async () => {
+    const d = (delivery = await startDelivery(5))
+    const { eventKey } = await d.control.startEvent("court-1")
+    const clicksPath = `/public/events/${eventKey}/clicks`
+    await d.control.injectFault({ kind: "status", status: 503, count: 1, pathPrefix: clicksPath })
+    const pressedAt = Date.now()
+    const press = (clickId: string, at: number) =>
+      d.append({ place: "court-1", kind: "click", eventKey, payload: { timeStamp: at, metadata: { clickId } }, dedupeKey: clickId, createdAt: at })
+    await press("refused", pressedAt)
+    await waitFor(async () => (await d.control.requests({ status: 503 })).length === 1, 5_000, "the first click refused")
+    await press("behind", pressedAt + 1)
+    await waitFor(async () => (await d.control.requests({ pathPrefix: clicksPath, status: 200 })).length === 2, 10_000, "both clicks delivered")
+    const accepted = (await d.control.requests({ pathPrefix: clicksPath, status: 200 })).map((r) => (r.body as { metadata: { clickId: string } }).metadata.clickId)
+    // The refused click is in its back-off when the press behind it comes: that one goes at once
+    // (and its success ends the refused click's back-off).
+    expect(accepted).toEqual(["behind", "refused"])
+  }, 30_000)
+
   it("pauses every lane on a 401, probes the token, and resumes when it works again", async () => {
     const d = (delivery = await startDelivery(5))
     await d.control.startEvent("court-1")
