@@ -4,8 +4,8 @@
  * stripper (amaro, a 3.8 MB script and a WebAssembly module) into the daemon, and the bench
  * would measure that instead of the daemon's own memory.
  *
- * Preloaded into the daemon by the bench only (NODE_OPTIONS="--expose-gc --import …"), so its
- * heap can be read without changing how `bin/scorebridge` starts. On SIGUSR2 it runs a full GC
+ * Preloaded into the daemon by the bench and by the garbage fault test (NODE_OPTIONS="--expose-gc
+ * --import …"), so its heap can be read without changing how `bin/scorebridge` starts. On SIGUSR2 it runs a full GC
  * (a heap figure right after one is comparable over time; a figure between collections mostly
  * measures garbage) and appends one JSON line to $SCOREBRIDGE_BENCH_HEAP_FILE. With
  * $SCOREBRIDGE_BENCH_HEAP_SNAPSHOTS set to a directory it also writes a heap snapshot there,

@@ -20,6 +20,19 @@ describe("Redeliveries", () => {
     expect(seen.isRedelivery(true, 7, Redeliveries.identity("zigbee2mqtt/remote", bytes(`{"action":"double"}`)))).toBe(false)
     expect(seen.isRedelivery(true, 7, Redeliveries.identity("zigbee2mqtt/other", bytes(`{"action":"single"}`)))).toBe(false)
   })
+
+  it("remembers the last message acknowledged under an id, and ignores ids MQTT never uses", () => {
+    const seen = new Redeliveries()
+    const double = Redeliveries.identity("zigbee2mqtt/remote", bytes(`{"action":"double"}`))
+    seen.acknowledged(65_535, press)
+    seen.acknowledged(65_535, double)
+    expect(seen.isRedelivery(true, 65_535, press)).toBe(false)
+    expect(seen.isRedelivery(true, 65_535, double)).toBe(true)
+    seen.acknowledged(0, press)
+    seen.acknowledged(65_536, press)
+    expect(seen.isRedelivery(true, 0, press)).toBe(false)
+    expect(seen.isRedelivery(true, 65_536, press)).toBe(false)
+  })
 })
 
 describe("strictlyIncreasing", () => {
