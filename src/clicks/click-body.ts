@@ -2,6 +2,7 @@ import { createHash } from "node:crypto"
 import type { ButtonEvent } from "../domain/button.ts"
 import type { ScoreEntry } from "../domain/score-entry.ts"
 import type { ClickBody, Overlay } from "../service/schemas.ts"
+import { type LatePress, lateWindow } from "./late-press.ts"
 
 export type Team = "home" | "away" | "none"
 
@@ -22,7 +23,12 @@ export const clickIdOf = (place: string, press: ButtonEvent): string =>
     .digest("base64url")
     .slice(0, 20)
 
-/** The service's click body for a highlight press. Metadata stays far below the 500-byte limit. */
+/**
+ * The service's click body for a highlight press. Metadata stays far below the 500-byte limit.
+ * A late press keeps its arrival as `timeStamp` (the only time known of it), gets a window widened
+ * back over the time it may have been made in, and says so in `metadata.pressedAfter` (ms, or null
+ * when unknown).
+ */
 export const clickBody = (options: {
   readonly press: ButtonEvent
   readonly clickId: string
@@ -30,11 +36,12 @@ export const clickBody = (options: {
   readonly window: ClickWindow | undefined
   readonly score: ScoreEntry | undefined
   readonly overlay: Overlay | undefined
+  readonly late?: LatePress | undefined
 }): ClickBody => {
-  const { press, window } = options
+  const { press, window, late } = options
   return {
     timeStamp: press.pressedAt,
-    ...(window === undefined ? {} : {
+    ...(late !== undefined ? lateWindow(late, window) : window === undefined ? {} : {
       startTime: press.pressedAt - Math.round(window.beforeSeconds * 1000),
       endTime: press.pressedAt + Math.round(window.afterSeconds * 1000)
     }),
@@ -45,7 +52,8 @@ export const clickBody = (options: {
       team: options.team,
       source: press.source.slice(0, 64),
       button: press.button.slice(0, 32),
-      gesture: press.gesture
+      gesture: press.gesture,
+      ...(late === undefined ? {} : { pressedAfter: late.after })
     }
   }
 }

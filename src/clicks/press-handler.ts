@@ -6,6 +6,7 @@ import { Scheduler } from "../delivery/scheduler.ts"
 import { ActiveEvents, type KnownEvent } from "../events/active-events.ts"
 import type { Overlay } from "../service/schemas.ts"
 import { type ClickWindow, clickBody, clickIdOf, type Team } from "./click-body.ts"
+import type { LatePress } from "./late-press.ts"
 
 /** What a press at a place is configured to do. */
 export type PressAction =
@@ -24,9 +25,15 @@ export interface PlaceClickSettings {
   ) => { readonly overlay?: Overlay; readonly problems?: ReadonlyArray<string> }
 }
 
+/** A late press's click, as the operator is told about it: when it can have been made, and the window it got. */
+export interface LateClick extends LatePress {
+  readonly startTime: number
+  readonly endTime: number
+}
+
 /** What became of a press, for the operator's feedback. */
 export type PressResult =
-  | { readonly _tag: "Queued"; readonly itemId: number; readonly clickId: string }
+  | { readonly _tag: "Queued"; readonly itemId: number; readonly clickId: string; readonly late?: LateClick }
   | { readonly _tag: "NoEvent" }
   | { readonly _tag: "UndoQueued"; readonly itemId: number; readonly clickItemId: number }
   | { readonly _tag: "NothingToUndo"; readonly reason: string }
@@ -49,7 +56,9 @@ export const handlePress = Effect.fnUntraced(function*(
   press: ButtonEvent,
   action: PressAction,
   /** The broker message the press came in (MQTT), stored with the item: see Outbox.storedFrom. */
-  receivedAs?: string
+  receivedAs?: string,
+  /** Set when the press waited at the broker while the bridge was not listening: its window is widened. */
+  late?: LatePress
 ) {
   const outbox = yield* Outbox
   const scheduler = yield* Scheduler
@@ -92,7 +101,7 @@ export const handlePress = Effect.fnUntraced(function*(
     // A highlight without its overlay beats none: the service would refuse the whole click.
     yield* Effect.logError(`${place}: ${action.team} overlay left out of the click: ${problems.join("; ")}`)
   }
-  const body = clickBody({ press, clickId, team: action.team, window: settings.window, score, overlay })
+  const body = clickBody({ press, clickId, team: action.team, window: settings.window, score, overlay, late })
   const item = yield* outbox.append({
     place,
     kind: "click",
@@ -103,5 +112,8 @@ export const handlePress = Effect.fnUntraced(function*(
     ...(receivedAs === undefined ? {} : { receivedAs })
   })
   yield* scheduler.wake
-  return { _tag: "Queued", itemId: item.id, clickId } satisfies PressResult
+  const widened = late === undefined || body.startTime === undefined || body.endTime === undefined
+    ? {}
+    : { late: { ...late, startTime: body.startTime, endTime: body.endTime } }
+  return { _tag: "Queued", itemId: item.id, clickId, ...widened } satisfies PressResult
 }, (effect) => Effect.catch(effect, (e) => Effect.succeed<PressResult>({ _tag: "NotStored", error: String(e) })))

@@ -3,6 +3,7 @@ import type { Button } from "../config/schema.ts"
 import type { LinkState } from "../domain/received.ts"
 import { gpiomonChunks } from "../transport/gpiomon.ts"
 import { inputDeviceChunks } from "../transport/input-device.ts"
+import type { Held } from "../transport/held-messages.ts"
 import { MqttConnection } from "../transport/mqtt.ts"
 import { serialChunks } from "../transport/serial.ts"
 
@@ -17,6 +18,8 @@ export interface ButtonInput {
   /** MQTT QoS 1: the message's identity and the broker's DUP flag (see MqttMessage.receivedAs). */
   readonly receivedAs?: string
   readonly redelivered?: boolean
+  /** MQTT: the broker held it while the bridge was not listening (see MqttMessage.held). */
+  readonly held?: Held
 }
 
 /** The raw input of a button source, over the link its type uses. */
@@ -33,7 +36,8 @@ export const buttonInputs = (button: Button, onState: (state: LinkState) => void
           retained: m.retained,
           ack: m.ack,
           redelivered: m.redelivered,
-          ...(m.receivedAs === undefined ? {} : { receivedAs: m.receivedAs })
+          ...(m.receivedAs === undefined ? {} : { receivedAs: m.receivedAs }),
+          ...(m.held === undefined ? {} : { held: m.held })
         }))
       )
     }))

@@ -5,6 +5,7 @@ import { overlayForClick } from "../clicks/overlay-for-click.ts"
 import { checkOverlay } from "../clicks/overlay-rules.ts"
 import { liveFieldsFor } from "../clicks/live-values.ts"
 import { pressFeedback } from "../clicks/press-feedback.ts"
+import type { LatePress } from "../clicks/late-press.ts"
 import { handlePress, type PlaceClickSettings, type PressAction } from "../clicks/press-handler.ts"
 import type { Button, Config, Place } from "../config/schema.ts"
 import type { ButtonEvent } from "../domain/button.ts"
@@ -13,6 +14,14 @@ import { Outbox } from "../delivery/outbox.ts"
 import { MqttConnection } from "../transport/mqtt.ts"
 import { redeliveryWindowMs } from "../transport/redeliveries.ts"
 import { buttonInputs, type ButtonInput } from "./button-chunks.ts"
+
+/**
+ * A press that waited at the broker while the bridge was not listening, if its time is the
+ * receive time (a source without a clock of its own): its real time is anywhere since the bridge
+ * stopped listening. A device timestamp (Shelly Gen2) is kept as it is.
+ */
+const latePress = (input: ButtonInput, press: ButtonEvent): LatePress | undefined =>
+  input.held !== undefined && press.pressedAt === input.receivedAt ? { after: input.held.since, arrivedAt: input.receivedAt } : undefined
 
 interface Route {
   readonly settings: PlaceClickSettings
@@ -73,7 +82,7 @@ export const buttonsLayer = (config: Config) =>
     const outbox = yield* Outbox
     const routes = routesOf(config)
 
-    const onPress = Effect.fnUntraced(function*(press: ButtonEvent, redeliverable = false, receivedAs?: string) {
+    const onPress = Effect.fnUntraced(function*(press: ButtonEvent, redeliverable = false, receivedAs?: string, late?: LatePress) {
       const matching = (routes.get(press.source) ?? []).filter((r) =>
         r.gesture === press.gesture && (r.button === undefined || r.button === press.button)
       )
@@ -81,13 +90,13 @@ export const buttonsLayer = (config: Config) =>
       for (const route of matching) {
         // A press the broker would redeliver is retried until stored, then acknowledged.
         const result = redeliverable
-          ? yield* handlePress(route.settings, press, route.action, receivedAs).pipe(
+          ? yield* handlePress(route.settings, press, route.action, receivedAs, late).pipe(
             Effect.flatMap((r) => r._tag === "NotStored" ? Effect.fail(r.error) : Effect.succeed(r)),
             Effect.tapError((reason) => Effect.logError(`${route.settings.place}: press not stored (${reason}), not acknowledged to the broker; retrying`)),
             Effect.retry(Schedule.spaced("1 second")),
             Effect.orDie
           )
-          : yield* handlePress(route.settings, press, route.action)
+          : yield* handlePress(route.settings, press, route.action, undefined, late)
         const feedback = pressFeedback(route.settings.place, press, result)
         yield* feedback.level === "info" ? Effect.logInfo(feedback.text) : feedback.level === "warn" ? Effect.logWarning(feedback.text) : Effect.logError(feedback.text)
         yield* bus.publish({ _tag: "Press", place: route.settings.place, press, result })
@@ -138,7 +147,7 @@ export const buttonsLayer = (config: Config) =>
             return input.ack?.()
           }
           const presses = decoder.push(input.bytes, input.receivedAt, { topic: input.topic, retained: input.retained })
-          for (const press of presses) yield* onPress(press, input.ack !== undefined, input.receivedAs)
+          for (const press of presses) yield* onPress(press, input.ack !== undefined, input.receivedAs, latePress(input, press))
           input.ack?.()
           yield* Queue.offer(timerBell, undefined)
         }))

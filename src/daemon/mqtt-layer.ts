@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs"
+import { join } from "node:path"
 import { Effect, Layer, Redacted, Stream } from "effect"
 import type { Config } from "../config/schema.ts"
 import { resolveSecret } from "../config/secrets.ts"
@@ -26,7 +27,8 @@ export const mqttLayer = (config: Config) => {
       ...(mqtt.username === undefined ? {} : { username: mqtt.username }),
       ...(password === undefined ? {} : { password }),
       ...(tls === undefined ? {} : { tls }),
-      will: { topic: `${mqtt.topicPrefix}/bridge/state`, payload: "offline", retain: true }
+      will: { topic: `${mqtt.topicPrefix}/bridge/state`, payload: "offline", retain: true },
+      listeningMarkFile: join(config.stateDirectory, "mqtt-listening")
     })
   }))
 }

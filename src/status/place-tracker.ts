@@ -1,6 +1,7 @@
 import type { DecoderStats } from "../../adapters/decoder.ts"
 import { emptyStats } from "../../adapters/decoder.ts"
 import { pressFeedback } from "../clicks/press-feedback.ts"
+import type { LateClick } from "../clicks/press-handler.ts"
 import type { ItemKind, OutboxItem } from "../delivery/outbox.ts"
 import type { Outcome } from "../delivery/outcome.ts"
 import type { Reading } from "../domain/reading.ts"
@@ -42,6 +43,8 @@ export interface LastPress {
   readonly text: string
   readonly itemId: number | null
   readonly answer: Answer | null
+  /** Set when the press waited at the broker while the bridge was not listening, and its window was widened. */
+  readonly late: LateClick | null
 }
 
 /** A link as last reported, with when it last came up or went down. */
@@ -143,7 +146,8 @@ export class PlaceTracker {
           gesture: event.press.gesture,
           text: feedback.text,
           itemId,
-          answer: itemId === null ? null : { state: "queued", detail: null, at }
+          answer: itemId === null ? null : { state: "queued", detail: null, at },
+          late: event.result._tag === "Queued" ? event.result.late ?? null : null
         }
         if (feedback.level !== "info") this.note(at, feedback.text, `press ${feedback.status}`)
         return

@@ -102,7 +102,10 @@ function card(p, now) {
   var q = p.queue; row(dl, "Queue", q.score + " scores · " + q.click + " clicks · " + q.undo + " undos" + (q.oldestPendingAt ? " — oldest " + ago(q.oldestPendingAt, now) : ""));
   var press = el("span");
   if (p.lastPress) { press.appendChild(el("span", null, p.lastPress.gesture + " on " + p.lastPress.source + "/" + p.lastPress.button + ", " + ago(p.lastPress.at, now) + " "));
-    if (p.lastPress.answer) press.appendChild(answer(p.lastPress.answer)); else press.appendChild(el("div", "small", p.lastPress.text)); } else press.textContent = "none yet";
+    if (p.lastPress.answer) press.appendChild(answer(p.lastPress.answer)); else press.appendChild(el("div", "small", p.lastPress.text));
+    var late = p.lastPress.late; if (late) { var lateLine = el("div", "small late", "LATE: waited at the broker while the bridge was not listening; pressed " +
+      (late.after === null ? "before " + clock(late.arrivedAt) : "between " + clock(late.after) + " and " + clock(late.arrivedAt)) + ", window widened to " + clock(late.startTime) + "–" + clock(late.endTime));
+      lateLine.setAttribute("data-late", ""); press.appendChild(lateLine); } } else press.textContent = "none yet";
   row(dl, "Last click", press);
   if (p.buttons.length > 0) { var b = el("span"); p.buttons.forEach(function (x) { b.appendChild(el("span", "pill " + (x.badge === "LIVE" ? "ok" : "bad"), x.source)); b.appendChild(document.createTextNode(" ")); }); row(dl, "Buttons", b); }
   c.appendChild(dl);

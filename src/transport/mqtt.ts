@@ -1,7 +1,9 @@
-import { Context, Effect, Layer, Option, Queue, Redacted, Schema, Stream, SubscriptionRef } from "effect"
+import { Context, Effect, Layer, Option, Queue, Redacted, Schedule, Schema, Stream, SubscriptionRef } from "effect"
 import { connect } from "mqtt"
 import { clientOptions, describeBroker, endClient } from "./mqtt-client.ts"
 import type { LinkState } from "../domain/received.ts"
+import { type Held, HeldMessages } from "./held-messages.ts"
+import { listeningMarkEveryMs, readListeningMark, writeListeningMark } from "./listening-mark.ts"
 import { receivedAsOf, Redeliveries, strictlyIncreasing } from "./redeliveries.ts"
 import { topicMatches } from "./topic-filter.ts"
 
@@ -24,6 +26,11 @@ export interface MqttMessage {
    */
   readonly receivedAs?: string
   readonly redelivered: boolean
+  /**
+   * Set when the broker held the message for our session while we were not listening (link or
+   * daemon down): it was published after `held.since`, not at `receivedAt` (see held-messages.ts).
+   */
+  readonly held?: Held
 }
 
 export interface SubscribeOptions {
@@ -47,6 +54,12 @@ export interface MqttConnectionOptions {
   readonly will?: { readonly topic: string; readonly payload: string; readonly retain: boolean }
   /** Default 1000. */
   readonly reconnectPeriodMs?: number
+  /**
+   * Where the connection notes when it last listened (see listening-mark.ts), so that after a
+   * restart it knows since when the messages of its resumed session waited. Without it, since
+   * an unknown time.
+   */
+  readonly listeningMarkFile?: string
 }
 
 export interface PublishOptions {
@@ -104,6 +117,7 @@ type ClientEvent =
   | { readonly _tag: "subscribeFailed"; readonly filters: ReadonlyArray<string>; readonly message: string }
   | { readonly _tag: "unclaimedDropped"; readonly topic: string }
   | { readonly _tag: "redeliveryDropped"; readonly topic: string }
+  | { readonly _tag: "markNotWritten"; readonly file: string }
 
 interface Route {
   readonly filters: ReadonlyArray<string>
@@ -138,6 +152,13 @@ const make = Effect.fnUntraced(function*(options: MqttConnectionOptions) {
   const unclaimed: Array<MqttMessage> = []
   const redeliveries = new Redeliveries()
   const stamp = strictlyIncreasing()
+  const markFile = options.listeningMarkFile
+  const held = new HeldMessages(markFile === undefined ? null : readListeningMark(markFile))
+  const markListening = Effect.sync(() => {
+    if (markFile !== undefined && client.connected && !writeListeningMark(markFile, Date.now())) {
+      report({ _tag: "markNotWritten", file: markFile })
+    }
+  })
 
   const syncSubscriptions = () => {
     if (!client.connected) return
@@ -156,9 +177,12 @@ const make = Effect.fnUntraced(function*(options: MqttConnectionOptions) {
   // mqtt.js sends the PUBACK of a QoS 1 message only when this callback runs, and handles the next
   // incoming packet after it: acknowledging after the message is stored is what makes "nothing lost".
   client.handleMessage = (packet, callback) => {
+    const arrivedAt = Date.now()
+    const wasHeld = held.arrived(arrivedAt)
     const identity = Redeliveries.identity(packet.topic, packet.payload as Uint8Array)
     if (redeliveries.isRedelivery(packet.dup, packet.messageId, identity)) {
       report({ _tag: "redeliveryDropped", topic: packet.topic })
+      held.handled(Date.now())
       return callback()
     }
     let acked = false
@@ -166,16 +190,18 @@ const make = Effect.fnUntraced(function*(options: MqttConnectionOptions) {
       if (acked) return
       acked = true
       if (packet.qos > 0) redeliveries.acknowledged(packet.messageId, identity)
+      if (wasHeld !== undefined) held.handled(Date.now())
       callback()
     }
     const message: MqttMessage = {
-      receivedAt: stamp(Date.now()),
+      receivedAt: stamp(arrivedAt),
       topic: packet.topic,
       payload: packet.payload as Uint8Array,
       retained: packet.retain,
       ack,
       redelivered: packet.dup,
-      ...(packet.qos > 0 && packet.messageId !== undefined ? { receivedAs: receivedAsOf(packet.messageId, identity) } : {})
+      ...(packet.qos > 0 && packet.messageId !== undefined ? { receivedAs: receivedAsOf(packet.messageId, identity) } : {}),
+      ...(wasHeld === undefined ? {} : { held: wasHeld })
     }
     let claimed = false
     for (const route of routes) {
@@ -203,12 +229,15 @@ const make = Effect.fnUntraced(function*(options: MqttConnectionOptions) {
     // Without a session the broker forgot our subscriptions: all of them must be sent again.
     if (!connack.sessionPresent) granted.clear()
     requested.clear()
+    held.connected(connack.sessionPresent, Date.now())
+    if (markFile !== undefined) writeListeningMark(markFile, Date.now())
     report({ _tag: "connected", sessionPresent: connack.sessionPresent })
     syncSubscriptions()
   })
   client.on("reconnect", () => report({ _tag: "reconnecting" }))
   client.on("close", () => {
     requested.clear()
+    held.dropped(Date.now())
     report({ _tag: "closed" })
   })
   client.on("error", (err) => report({ _tag: "error", message: err.message }))
@@ -218,6 +247,11 @@ const make = Effect.fnUntraced(function*(options: MqttConnectionOptions) {
       Effect.annotateLogs({ broker })
     )
   )
+  if (markFile !== undefined) {
+    yield* Effect.forkScoped(Effect.repeat(markListening, Schedule.spaced(listeningMarkEveryMs)))
+    // Runs before the client is ended (finalizers run last-added first): we listened until now.
+    yield* Effect.addFinalizer(() => markListening)
+  }
 
   const subscribe = (topics: ReadonlyArray<string>, subscribeOptions?: SubscribeOptions): Stream.Stream<MqttMessage> =>
     Stream.callback<MqttMessage>((queue) =>
@@ -297,6 +331,8 @@ const handleEvents = (state: SubscriptionRef.SubscriptionRef<LinkState>, target:
         return yield* Effect.logWarning(`MQTT message on ${event.topic} dropped: no stream subscribed to it yet`)
       case "redeliveryDropped":
         return yield* Effect.logInfo(`MQTT redelivery on ${event.topic} of a message already stored and acknowledged: not stored again`)
+      case "markNotWritten":
+        return yield* Effect.logDebug(`could not note in ${event.file} that the bridge is listening: after a restart, held presses will be taken as older`)
     }
   })
 }
