@@ -1,7 +1,7 @@
 import { readFileSync, renameSync, writeFileSync } from "node:fs"
 
 /**
- * A small file in the state directory saying when the daemon last listened to the broker,
+ * A small file in the state directory saying when the daemon last heard from the broker,
  * rewritten every few seconds while the link is up and once more at a clean stop. The next run
  * reads it to know since when the messages its resumed session delivers may have waited (see
  * held-messages.ts). Not fsynced: after a power cut it is older, or unreadable, and either only

@@ -28,7 +28,8 @@ export interface MqttMessage {
   readonly redelivered: boolean
   /**
    * Set when the broker held the message for our session while we were not listening (link or
-   * daemon down): it was published after `held.since`, not at `receivedAt` (see held-messages.ts).
+   * daemon down): it was published after `held.since` (the last we heard from the broker
+   * before), not at `receivedAt` (see held-messages.ts).
    */
   readonly held?: Held
 }
@@ -55,9 +56,9 @@ export interface MqttConnectionOptions {
   /** Default 1000. */
   readonly reconnectPeriodMs?: number
   /**
-   * Where the connection notes when it last listened (see listening-mark.ts), so that after a
-   * restart it knows since when the messages of its resumed session waited. Without it, since
-   * an unknown time.
+   * Where the connection notes when it last heard from the broker (see listening-mark.ts), so
+   * that after a restart it knows since when the messages of its resumed session waited.
+   * Without it, since an unknown time.
    */
   readonly listeningMarkFile?: string
 }
@@ -154,11 +155,19 @@ const make = Effect.fnUntraced(function*(options: MqttConnectionOptions) {
   const stamp = strictlyIncreasing()
   const markFile = options.listeningMarkFile
   const held = new HeldMessages(markFile === undefined ? null : readListeningMark(markFile))
-  const markListening = Effect.sync(() => {
-    if (markFile !== undefined && client.connected && !writeListeningMark(markFile, Date.now())) {
-      report({ _tag: "markNotWritten", file: markFile })
-    }
-  })
+  /**
+   * While connected: asks the broker for a sign of life (a PINGREQ, answered with a PINGRESP), so
+   * that the last time we heard from it is never more than a few seconds old, and notes it.
+   */
+  const markListening = (ping: boolean) =>
+    Effect.sync(() => {
+      if (!client.connected) return
+      if (ping) client.sendPing()
+      const heard = held.lastHeard
+      if (markFile !== undefined && heard !== null && !writeListeningMark(markFile, heard)) {
+        report({ _tag: "markNotWritten", file: markFile })
+      }
+    })
 
   const syncSubscriptions = () => {
     if (!client.connected) return
@@ -229,15 +238,18 @@ const make = Effect.fnUntraced(function*(options: MqttConnectionOptions) {
     // Without a session the broker forgot our subscriptions: all of them must be sent again.
     if (!connack.sessionPresent) granted.clear()
     requested.clear()
-    held.connected(connack.sessionPresent, Date.now())
-    if (markFile !== undefined) writeListeningMark(markFile, Date.now())
+    const now = Date.now()
+    held.connected(connack.sessionPresent, now)
+    // At once, not at the next tick: a run killed within seconds of connecting still leaves its mark.
+    if (markFile !== undefined) writeListeningMark(markFile, now)
     report({ _tag: "connected", sessionPresent: connack.sessionPresent })
     syncSubscriptions()
   })
   client.on("reconnect", () => report({ _tag: "reconnecting" }))
+  client.on("packetreceive", () => held.heard(Date.now()))
   client.on("close", () => {
     requested.clear()
-    held.dropped(Date.now())
+    held.dropped()
     report({ _tag: "closed" })
   })
   client.on("error", (err) => report({ _tag: "error", message: err.message }))
@@ -247,11 +259,9 @@ const make = Effect.fnUntraced(function*(options: MqttConnectionOptions) {
       Effect.annotateLogs({ broker })
     )
   )
-  if (markFile !== undefined) {
-    yield* Effect.forkScoped(Effect.repeat(markListening, Schedule.spaced(listeningMarkEveryMs)))
-    // Runs before the client is ended (finalizers run last-added first): we listened until now.
-    yield* Effect.addFinalizer(() => markListening)
-  }
+  yield* Effect.forkScoped(Effect.repeat(markListening(true), Schedule.spaced(listeningMarkEveryMs)))
+  // Runs before the client is ended (finalizers run last-added first): the last we heard, kept for the next run.
+  yield* Effect.addFinalizer(() => markListening(false))
 
   const subscribe = (topics: ReadonlyArray<string>, subscribeOptions?: SubscribeOptions): Stream.Stream<MqttMessage> =>
     Stream.callback<MqttMessage>((queue) =>
