@@ -1,4 +1,5 @@
 import { frame } from "../../../adapters/daktronics-rtd/encode.ts"
+import { concat } from "../../../adapters/shared/seeded-random.ts"
 import type { SimulatedConsole } from "./console.ts"
 import { type Render, span } from "./daktronics.ts"
 
@@ -9,16 +10,6 @@ export interface FieldConsole<B> extends SimulatedConsole<B> {
 }
 
 export type FieldOrder = "as-rendered" | "reversed"
-
-const concat = (parts: ReadonlyArray<Uint8Array>): Uint8Array => {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0))
-  let at = 0
-  for (const part of parts) {
-    out.set(part, at)
-    at += part.length
-  }
-  return out
-}
 
 /**
  * A Daktronics console as its RTD output behaves on a real line: every field
@@ -48,5 +39,5 @@ export const rtdFieldConsole = <B>(render: Render<B>, order: FieldOrder = "as-re
     if (order === "reversed") changed.reverse()
     return changed.map(({ offset, text }) => frame(offset, text))
   }
-  return { protocol: "daktronics-rtd", options: {}, frames, encode: (board) => concat(frames(board)) }
+  return { protocol: "daktronics-rtd", options: {}, frames, encode: (board) => concat(...frames(board)) }
 }
