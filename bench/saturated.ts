@@ -1,3 +1,4 @@
+import { protocols } from "../adapters/registry.ts"
 import type { RecordedRequest } from "../src/simulator/control-client.ts"
 import { accepted, allRequests, type Press, pendingScores, type ScoreWrite } from "./deliveries.ts"
 import { sleep } from "./stats.ts"
@@ -28,12 +29,17 @@ export const runSaturated = async (
 ): Promise<SaturatedResult> => {
   const startedAt = Date.now()
   const backlog: Array<ScoreWrite> = []
+  // A console that sends partial updates has its changes settled (80 ms at 19200 baud): its
+  // changes must come further apart than that to be changes of their own, as a real board's are.
+  const roundMs = venue.places.some((p) => protocols[p.console.protocol]!.updates === "partial") ? 120 : 0
   for (let k = 0; k < perPlace; k++) {
+    const roundStart = Date.now()
     for (const place of venue.places) {
       backlog.push({ place, ...writeScoreChange(place) })
       // Distinct frames, not one chunk: each change is its own reading and entry.
       await sleep(2)
     }
+    await sleep(roundMs - (Date.now() - roundStart))
   }
   onProgress(`  wrote ${backlog.length} score changes (${perPlace} per place) in ${Date.now() - startedAt} ms`)
 
