@@ -1,5 +1,6 @@
 import { Effect, Schema } from "effect"
 import { apiSports } from "../../adapters/shared/api-sports.ts"
+import { maxSettleMs } from "../scoring/settle-window.ts"
 import { Action, ClickSettings, Teams } from "./clicks.ts"
 
 /** Controller protocols with a folder in adapters/; the registry must hold each of them. */
@@ -57,7 +58,7 @@ export const Scoreboard = Schema.Struct({
   }),
   serial: Schema.optionalKey(SerialLine.annotate({ description: "Scoreboard controller on a serial port (USB adapter, RS-232/RS-485)." })),
   mqtt: Schema.optionalKey(MqttSource),
-  settleMs: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 1000 })).annotate({
+  settleMs: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: maxSettleMs })).annotate({
     description: "Protocols that send one change as several frames (daktronics-rtd): how long (ms) a change is held for "
       + "more frames of the same change before it becomes an entry; the entry keeps the first frame's time. "
       + "Default from the line speed (80 at 19200 baud); 0 turns settling off. Full-state protocols are never held."

@@ -34,8 +34,6 @@ export const runScoreboard = <R>(
   // Chunks and the settle timer take turns: a burst is released and stored whole, never while a frame is applied.
   const turn = yield* Semaphore.make(1)
   const settleBell = yield* Queue.sliding<void>(1)
-  // Redeliverable input (MQTT) that fed a held burst: acknowledged once the burst is stored.
-  let heldAcks: Array<() => void> = []
 
   const store = Effect.fnUntraced(function*(entry: ScoreEntry) {
     const known = yield* events.current(place)
@@ -54,9 +52,13 @@ export const runScoreboard = <R>(
     return bus.publish({ _tag: "Activity", place, receivedAt, bytes: bytesReceived, stats: { ...decoder.stats } })
   }
 
-  // A redeliverable input (MQTT) is acknowledged only once its entries are stored, retrying
-  // while the state directory cannot be written; a serial line cannot be asked again, so its
-  // change stays pending in memory and the next reading with that score tries again.
+  // A redeliverable input (MQTT) is acknowledged only once the entries it completed are stored,
+  // retrying while the state directory cannot be written; a serial line cannot be asked again, so
+  // its change stays pending in memory and the next reading with that score tries again.
+  // A message that only starts a held change is acknowledged once read, not when the change
+  // settles: mqtt.js hands over the next message (the rest of the change) only after that ack.
+  // Like a serial line's, a held change is then lost in a crash; so is the RTD buffer it was
+  // built in, which a redelivered frame alone could not rebuild.
   const storeAll = (entries: ReadonlyArray<ScoreEntry>, redeliverable: boolean) =>
     Effect.forEach(entries, (entry) =>
       redeliverable
@@ -68,19 +70,7 @@ export const runScoreboard = <R>(
           Effect.catch((e) => Effect.logError(`${place}: score change NOT stored, will retry on the next frame: ${String(e)}`))
         ), { discard: true })
 
-  const releaseHeldAcks = () => {
-    const acks = heldAcks
-    heldAcks = []
-    for (const ack of acks) ack()
-  }
-
-  const settleDue = Effect.gen(function*() {
-    const now = yield* Clock.currentTimeMillis
-    const settled = settler.due(now)
-    if (settled.length === 0 && settler.holding) return
-    yield* storeAll(settled, heldAcks.length > 0)
-    releaseHeldAcks()
-  })
+  const settleDue = Effect.flatMap(Clock.currentTimeMillis, (now) => storeAll(settler.due(now), false))
 
   // Releases a held burst once its frames have stopped coming; only runs while one is held.
   const settleTimer = Effect.gen(function*() {
@@ -101,25 +91,16 @@ export const runScoreboard = <R>(
     turn.withPermit(Effect.gen(function*() {
       bytesReceived += chunk.bytes.length
       yield* reportActivity(chunk.receivedAt)
-      const acks = heldAcks
-      heldAcks = []
-      const redeliverable = chunk.ack !== undefined || acks.length > 0
+      const redeliverable = chunk.ack !== undefined
       // A burst that settled before this chunk is stored first: the readings below compare with it.
-      yield* storeAll(settler.due(chunk.receivedAt), redeliverable)
-      // Still held after that: the burst goes on, and so does the wait of the input that fed it.
-      const burstGoesOn = settler.holding
+      yield* storeAll(settler.due(chunk.receivedAt), false)
       for (const reading of decoder.push(chunk.bytes, chunk.receivedAt)) {
         yield* bus.publish({ _tag: "Reading", place, reading, stats: decoder.stats })
         const entry = scoreEntryFor(sport, reading)
         // Stored one by one: each next reading is compared with the entry stored before it.
         if (entry !== undefined) yield* storeAll(settler.offer(entry), redeliverable)
       }
-      if (burstGoesOn) heldAcks = acks
-      else for (const ack of acks) ack()
-      if (chunk.ack !== undefined) {
-        if (settler.holding) heldAcks.push(chunk.ack)
-        else chunk.ack()
-      }
+      chunk.ack?.()
       if (settler.holding) yield* Queue.offer(settleBell, undefined)
     })))
 })

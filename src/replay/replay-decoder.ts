@@ -2,7 +2,7 @@ import { Result, Schema } from "effect"
 import type { Decoder } from "../../adapters/decoder.ts"
 import { protocolNames, protocols } from "../../adapters/registry.ts"
 import { formatPath, issueProblems } from "../config/problems.ts"
-import { defaultSettleMs } from "../scoring/settle-window.ts"
+import { defaultSettleMs, maxSettleMs } from "../scoring/settle-window.ts"
 
 /** What `replay` was asked to decode with; everything optional so each omission gets its own plain message. */
 export interface DecoderRequest {
@@ -52,8 +52,8 @@ export const replayDecoder = (
     sport: request.sport,
     ...(request.maxFrameBytes === undefined ? {} : { maxFrameBytes: request.maxFrameBytes })
   })
-  if (request.settleMs !== undefined && !(Number.isInteger(request.settleMs) && request.settleMs >= 0 && request.settleMs <= 1000)) {
-    return Result.fail(`--settle-ms must be a whole number of ms from 0 to 1000, got ${request.settleMs}`)
+  if (request.settleMs !== undefined && !(Number.isInteger(request.settleMs) && request.settleMs >= 0 && request.settleMs <= maxSettleMs)) {
+    return Result.fail(`--settle-ms must be a whole number of ms from 0 to ${maxSettleMs}, got ${request.settleMs}`)
   }
   return Result.succeed({ decoder, sport: request.sport, settleMs: request.settleMs ?? defaultSettleMs(protocol) })
 }

@@ -13,6 +13,9 @@ const burstSlackBytes = 96
 /** Event-loop and scheduler jitter on a busy mini-PC. */
 const schedulingMarginMs = 10
 
+/** The longest settle window a place may set: longer would merge real changes of a fast game. */
+export const maxSettleMs = 1_000
+
 /** Bits on the wire per byte at 8N1: start bit, 8 data bits, stop bit. */
 const bitsPerByte = 10
 
