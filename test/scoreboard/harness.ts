@@ -21,7 +21,15 @@ import type { Expected, Step } from "./matches/match.ts"
  * at the receipt of the write that showed them (see `stampToleranceMs`).
  */
 
-export const places = { tennis: "tennis-court", volleyball: "volley-court", basketball: "basket-court", football: "football-field" } as const
+export const places = {
+  tennis: "tennis-court",
+  volleyball: "volley-court",
+  basketball: "basket-court",
+  football: "football-field",
+  unihockey: "floorball-court",
+  handball: "handball-court",
+  hockey: "ice-rink"
+} as const
 export type Sport = keyof typeof places
 
 const token = "scoreboard-token"

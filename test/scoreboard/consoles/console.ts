@@ -5,7 +5,7 @@
  * fresh one per match.
  */
 export interface SimulatedConsole<B> {
-  readonly protocol: "daktronics-rtd" | "stramatel-452m" | "lines" | "json"
+  readonly protocol: "daktronics-rtd" | "stramatel-452m" | "bodet-scorepad" | "fairplay-mp70" | "lines" | "json"
   readonly options: Readonly<Record<string, unknown>>
   readonly encode: (board: B) => Uint8Array | string
 }
