@@ -4,6 +4,7 @@ import type { ProtocolCatalog } from "./protocol-options.ts"
 import type { Action, Button, Config, Place } from "./schema.ts"
 import { describeSecretRef, type SecretRef } from "./secret-ref.ts"
 import { resolveSecret } from "./secrets.ts"
+import { describeLink } from "./scoreboard-link.ts"
 import { templateFileProblems } from "./template-files.ts"
 
 export type CheckResult =
@@ -32,8 +33,7 @@ const secretProblems = Effect.fn("secretProblems")(function*({ config, locate }:
 const describeSource = (place: Place): string => {
   const board = place.scoreboard
   if (board === undefined) return "no scoreboard"
-  const link = board.serial !== undefined ? `serial ${board.serial.path}` : `MQTT ${board.mqtt?.topics.join(", ") ?? ""}`
-  return `${board.protocol} over ${link}`
+  return `${board.protocol} over ${describeLink(board)}`
 }
 
 const describeButton = (button: Button): string => {

@@ -1,12 +1,19 @@
+import { isIP } from "node:net"
 import { Effect, Schema } from "effect"
 import { apiSports } from "../../adapters/shared/api-sports.ts"
 import { maxSettleMs } from "../scoring/settle-window.ts"
 import { Action, ClickSettings, Teams } from "./clicks.ts"
+import { hostPort } from "./host-port.ts"
 
 /** Controller protocols with a folder in adapters/; the registry must hold each of them. */
 export const protocolNames = ["daktronics-rtd", "stramatel-452m", "lines", "json"] as const
 
 const baudRates = [1200, 2400, 4800, 9600, 19200, 38400, 57600, 115200, 230400] as const
+
+const maxFrameBytes = Schema.Int.check(Schema.isBetween({ minimum: 16, maximum: 65536 })).annotate({
+  description: "Longest line or frame kept while framing; longer ones are discarded and counted (bounds memory when a delimiter never comes).",
+  default: 4096
+}).pipe(Schema.withDecodingDefaultKey(Effect.succeed(4096)))
 
 /** A serial line: a scoreboard controller's, or a microcontroller's with buttons. */
 export const SerialLine = Schema.Struct({
@@ -23,10 +30,7 @@ export const SerialLine = Schema.Struct({
     Schema.Literals(["none", "even", "odd"]).annotate({ description: "Parity; default: the protocol's." })
   ),
   stopBits: Schema.optionalKey(Schema.Literals([1, 2]).annotate({ description: "Stop bits; default: the protocol's." })),
-  maxFrameBytes: Schema.Int.check(Schema.isBetween({ minimum: 16, maximum: 65536 })).annotate({
-    description: "Longest line or frame kept while framing; longer ones are discarded and counted (bounds memory when a delimiter never comes).",
-    default: 4096
-  }).pipe(Schema.withDecodingDefaultKey(Effect.succeed(4096)))
+  maxFrameBytes
 }).annotate({ description: "A device on a serial port (USB adapter, RS-232/RS-485)." })
 
 const MqttTopic = Schema.String.check(
@@ -41,15 +45,56 @@ const MqttSource = Schema.Struct({
   }).check(Schema.isMinLength(1, { message: "list at least one topic" }))
 }).annotate({ description: "Scoreboard messages from the MQTT broker configured in the top-level mqtt block." })
 
-const exactlyOneLink = Schema.makeFilter<{ readonly serial?: unknown; readonly mqtt?: unknown }>(
+const quietSeconds = (what: string) =>
+  Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 3600 })).annotate({
+    description: `${what} Consoles repeat their state several times a second, so seconds of silence mean a fault.`,
+    default: 10
+  }).pipe(Schema.withDecodingDefaultKey(Effect.succeed(10)))
+
+const TcpLink = Schema.Struct({
+  listen: Schema.optionalKey(hostPort("0.0.0.0:4001").annotate({
+    description: "The console connects to the bridge (Bodet network output): address and port to listen on, e.g. 0.0.0.0:4001. "
+      + "One console per place: a second connection replaces the first."
+  })),
+  connect: Schema.optionalKey(hostPort("192.168.1.50:4001").annotate({
+    description: "The bridge connects to the console, or to a serial-to-Ethernet converter in TCP server mode (Moxa NPort, USR-TCP232), "
+      + "e.g. 192.168.1.50:4001; reconnects forever on the serial ports' back-off."
+  })),
+  quietSeconds: quietSeconds(
+    "A connection with no bytes for this long is reported down, like an unplugged cable; with connect: it is also closed and opened again."
+  ),
+  maxFrameBytes
+}).check(Schema.makeFilter(
+  (tcp) =>
+    tcp.listen !== undefined && tcp.connect !== undefined
+      ? { path: ["connect"], issue: "give either listen: (the console connects to the bridge) or connect: (the bridge connects to the console), not both" }
+      : tcp.listen === undefined && tcp.connect === undefined
+      ? "give listen: HOST:PORT (the console connects to the bridge) or connect: HOST:PORT (the bridge connects to the console or a converter)"
+      : undefined,
+  { toJsonSchema: () => ({ oneOf: [{ required: ["listen"] }, { required: ["connect"] }] }) }
+)).annotate({ description: "A console or serial-to-Ethernet converter on the network, over TCP." })
+
+const UdpLink = Schema.Struct({
+  listen: hostPort("0.0.0.0:4002").annotate({ description: "Address and port the console sends its datagrams to, e.g. 0.0.0.0:4002." }),
+  from: Schema.optionalKey(Schema.String.check(Schema.makeFilter((text: string) =>
+    isIP(text) === 0 ? "must be the console's IP address, e.g. 192.168.1.60" : undefined
+  )).annotate({ description: "Only datagrams from this IP address are read; others are counted and ignored." })),
+  quietSeconds: quietSeconds("No datagram for this long is reported as the link down, like an unplugged cable."),
+  maxFrameBytes
+}).annotate({ description: "A console sending UDP datagrams: each datagram is stamped on arrival (a JSON payload is one document)." })
+
+const linkKeys = ["serial", "mqtt", "tcp", "udp"] as const
+
+const exactlyOneLink = Schema.makeFilter<{ readonly serial?: unknown; readonly mqtt?: unknown; readonly tcp?: unknown; readonly udp?: unknown }>(
   (board) => {
-    if (board.serial !== undefined && board.mqtt !== undefined) {
-      return { path: ["mqtt"], issue: "give either serial: or mqtt:, not both — one scoreboard has one link" }
+    const given = linkKeys.filter((key) => board[key] !== undefined)
+    if (given.length > 1) {
+      return { path: [given[1]!], issue: `give one of serial:, mqtt:, tcp: or udp:, not ${given.join(" and ")} — one scoreboard has one link` }
     }
-    if (board.serial === undefined && board.mqtt === undefined) return "give serial: or mqtt: — how the scoreboard is reached"
+    if (given.length === 0) return "give serial:, mqtt:, tcp: or udp: — how the scoreboard is reached"
     return undefined
   },
-  { toJsonSchema: () => ({ oneOf: [{ required: ["serial"] }, { required: ["mqtt"] }] }) }
+  { toJsonSchema: () => ({ oneOf: linkKeys.map((key) => ({ required: [key] })) }) }
 )
 
 export const Scoreboard = Schema.Struct({
@@ -58,16 +103,18 @@ export const Scoreboard = Schema.Struct({
   }),
   serial: Schema.optionalKey(SerialLine.annotate({ description: "Scoreboard controller on a serial port (USB adapter, RS-232/RS-485)." })),
   mqtt: Schema.optionalKey(MqttSource),
+  tcp: Schema.optionalKey(TcpLink),
+  udp: Schema.optionalKey(UdpLink),
   settleMs: Schema.optionalKey(Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: maxSettleMs })).annotate({
     description: "Protocols that send one change as several frames (daktronics-rtd): how long (ms) a change is held for "
       + "more frames of the same change before it becomes an entry; the entry keeps the first frame's time. "
-      + "Default from the line speed (80 at 19200 baud); 0 turns settling off. Full-state protocols are never held."
+      + "Default from the line speed (80 at 19200 baud; 90 over tcp: or udp:, for a converter's packing); 0 turns settling off. Full-state protocols are never held."
   })),
   options: Schema.Record(Schema.String, Schema.Unknown).annotate({
     description: "Protocol-specific options, checked by the protocol's own schema (see the protocol's README).",
     default: {}
   }).pipe(Schema.withDecodingDefaultKey(Effect.succeed({})))
-}).annotate({ description: "The place's scoreboard controller: protocol and link (serial or mqtt)." }).check(exactlyOneLink)
+}).annotate({ description: "The place's scoreboard controller: protocol and link (serial, mqtt, tcp or udp)." }).check(exactlyOneLink)
 
 export type Scoreboard = typeof Scoreboard.Type
 

@@ -4,6 +4,8 @@ import { buttonRules } from "./button-rules.ts"
 import { Button } from "./buttons.ts"
 import { Place } from "./place.ts"
 import { secretRef } from "./secret-ref.ts"
+import { hostPort } from "./host-port.ts"
+import { listenRules } from "./listen-rules.ts"
 import { httpsProblem } from "./urls.ts"
 
 const BaseUrl = Schema.String.check(
@@ -30,13 +32,7 @@ const Service = Schema.Struct({
   }).pipe(Schema.withDecodingDefaultKey(Effect.succeed(10_000)))
 }).annotate({ description: "The Event Highlights Service and how to reach it." })
 
-const Listen = Schema.String.check(
-  Schema.makeFilter((text: string) => {
-    const match = /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):(\d{1,5})$/u.exec(text)
-    const port = match === null ? NaN : Number(match[2])
-    return port >= 1 && port <= 65535 ? undefined : "must be host:port, e.g. 127.0.0.1:8370 (port 1–65535)"
-  }, { toJsonSchema: () => ({ pattern: "^(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9.-]+):[0-9]{1,5}$" }) })
-)
+const Listen = hostPort("127.0.0.1:8370")
 
 const Mqtt = Schema.Struct({
   url: Schema.String.check(
@@ -86,7 +82,7 @@ interface CrossFields {
   readonly mqtt?: unknown
   readonly buttons?: ReadonlyArray<Button>
   readonly places: ReadonlyArray<Place>
-  readonly status: { readonly publishReadings: boolean }
+  readonly status: { readonly publishReadings: boolean; readonly listen: string }
 }
 
 // Rules spanning sections: caught here, not when the daemon reaches that place.
@@ -100,6 +96,7 @@ const sectionsAgree = Schema.makeFilter((config: CrossFields) => [
       : [])
   ]),
   ...buttonRules(config),
+  ...listenRules(config),
   ...(config.status.publishReadings && config.mqtt === undefined
     ? [{ path: ["status", "publishReadings"], issue: "needs the top-level mqtt: block: readings are published to its broker" }]
     : [])

@@ -1,10 +1,11 @@
 import { Effect, Layer, Schema, type Stream } from "effect"
 import type { ProtocolDefinition } from "../../adapters/decoder.ts"
 import { protocols } from "../../adapters/registry.ts"
-import type { Config, Place } from "../config/schema.ts"
+import type { Config, Place, Scoreboard } from "../config/schema.ts"
+import { deliversMessages, describeLink, linkMaxFrameBytes } from "../config/scoreboard-link.ts"
 import type { ReceivedChunk } from "../domain/received.ts"
 import { BridgeEvents } from "../status/bridge-events.ts"
-import { defaultSettleMs } from "../scoring/settle-window.ts"
+import { defaultSettleMs, type LinkTiming } from "../scoring/settle-window.ts"
 import { resolvePlaceSports } from "./place-sports.ts"
 import { runScoreboard } from "./scoreboard-pipeline.ts"
 import { scoreboardChunks } from "./scoreboard-source.ts"
@@ -24,19 +25,20 @@ export const placesLayer = (config: Config, override?: ChunkSourceOverride) =>
       const protocol = protocols[scoreboard.protocol] as ProtocolDefinition<unknown>
       // Already checked by the config loader; decoding again yields the typed options with defaults.
       const options = yield* Schema.decodeUnknownEffect(protocol.optionsSchema)(scoreboard.options).pipe(Effect.orDie)
+      const maxFrameBytes = linkMaxFrameBytes(scoreboard)
       const decoder = protocol.makeDecoder({
         ...(options as object),
         sport,
-        ...(scoreboard.serial?.maxFrameBytes === undefined ? {} : { maxFrameBytes: scoreboard.serial.maxFrameBytes }),
-        // An MQTT payload is one whole document, not a slice of a byte stream.
-        ...(scoreboard.mqtt === undefined ? {} : { framing: "message" })
+        ...(maxFrameBytes === undefined ? {} : { maxFrameBytes }),
+        // An MQTT payload or a datagram is one whole document, not a slice of a byte stream.
+        ...(deliversMessages(scoreboard) ? { framing: "message" } : {})
       })
       const publishLink = (state: Parameters<Parameters<typeof scoreboardChunks>[2]>[0]) =>
         Effect.runFork(bus.publish({ _tag: "Link", place: place.key, state }))
       const chunks = override?.(place) ?? scoreboardChunks(scoreboard, protocol, publishLink)
-      const settleMs = scoreboard.settleMs ?? defaultSettleMs(protocol, scoreboard.serial?.baudRate)
+      const settleMs = scoreboard.settleMs ?? defaultSettleMs(protocol, linkTiming(scoreboard))
       yield* Effect.logInfo(
-        `${place.key}: ${sport} scoreboard, protocol ${scoreboard.protocol}, ${describeLink(place)}`
+        `${place.key}: ${sport} scoreboard, protocol ${scoreboard.protocol}, ${describeLink(scoreboard)}`
           + (settleMs > 0 ? `, changes settled over ${settleMs} ms` : "")
       )
       yield* Effect.forkScoped(runScoreboard(place.key, sport, decoder, chunks, settleMs).pipe(
@@ -46,7 +48,8 @@ export const placesLayer = (config: Config, override?: ChunkSourceOverride) =>
     }
   }))
 
-const describeLink = (place: Place): string =>
-  place.scoreboard?.serial !== undefined
-    ? `serial ${place.scoreboard.serial.path}`
-    : `mqtt ${(place.scoreboard?.mqtt?.topics ?? []).join(", ")}`
+/** What the settle window depends on: the serial line's speed, or a network hop in between. */
+const linkTiming = (scoreboard: Scoreboard): LinkTiming =>
+  scoreboard.serial !== undefined
+    ? { kind: "serial", ...(scoreboard.serial.baudRate === undefined ? {} : { baudRate: scoreboard.serial.baudRate }) }
+    : { kind: scoreboard.mqtt !== undefined ? "mqtt" : "network" }

@@ -1,11 +1,15 @@
 import { Effect, Stream } from "effect"
 import type { ProtocolDefinition } from "../../adapters/decoder.ts"
 import type { Scoreboard } from "../config/schema.ts"
+import { parseHostPort } from "../domain/host-port.ts"
 import type { LinkState, ReceivedChunk } from "../domain/received.ts"
 import { MqttConnection } from "../transport/mqtt.ts"
 import { serialChunks } from "../transport/serial.ts"
+import { tcpConnectChunks } from "../transport/tcp-connect.ts"
+import { tcpListenChunks } from "../transport/tcp-listen.ts"
+import { udpListenChunks } from "../transport/udp-listen.ts"
 
-/** The received bytes of a place's scoreboard, over its serial line or its MQTT topics. */
+/** The received bytes of a place's scoreboard, over its serial line, TCP, UDP or its MQTT topics. */
 export const scoreboardChunks = (
   scoreboard: Scoreboard,
   protocol: ProtocolDefinition<unknown>,
@@ -20,6 +24,21 @@ export const scoreboardChunks = (
       dataBits: line.dataBits ?? defaults.dataBits,
       parity: line.parity ?? defaults.parity,
       stopBits: line.stopBits ?? defaults.stopBits
+    }, onState)
+  }
+  const tcp = scoreboard.tcp
+  if (tcp !== undefined) {
+    const quietMs = tcp.quietSeconds * 1000
+    return tcp.listen !== undefined
+      ? tcpListenChunks({ endpoint: parseHostPort(tcp.listen), quietMs }, onState)
+      : tcpConnectChunks({ endpoint: parseHostPort(tcp.connect!), quietMs }, onState)
+  }
+  const udp = scoreboard.udp
+  if (udp !== undefined) {
+    return udpListenChunks({
+      endpoint: parseHostPort(udp.listen),
+      quietMs: udp.quietSeconds * 1000,
+      ...(udp.from === undefined ? {} : { from: udp.from })
     }, onState)
   }
   const topics = scoreboard.mqtt?.topics ?? []

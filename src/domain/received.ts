@@ -12,5 +12,7 @@ export interface ReceivedChunk {
 /** A source link's state, shown on the status page and in logs. */
 export type LinkState =
   | { readonly _tag: "connecting"; readonly target: string }
+  /** A network listener is open and waits for its console to connect or send. */
+  | { readonly _tag: "listening"; readonly target: string }
   | { readonly _tag: "connected"; readonly target: string }
   | { readonly _tag: "disconnected"; readonly target: string; readonly reason: string; readonly retryInMs: number }

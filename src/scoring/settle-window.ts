@@ -20,16 +20,37 @@ export const maxSettleMs = 1_000
 const bitsPerByte = 10
 
 /**
- * How long a change of a `partial`-update protocol is held for more frames of
- * the same change, by line speed: the USB batch interval plus the time a few
- * frames take on the wire, plus a margin, rounded up to 10 ms. 19200 baud
- * (Daktronics RTD): 80 ms; 9600: 130 ms; 115200: 40 ms. `full`-update
- * protocols are not settled (0): every frame is a state the board showed and
- * must not wait.
+ * A serial-to-Ethernet converter (Moxa NPort, USR-TCP232) sends what it read from the line
+ * after its packing interval (a few ms to a few tens of ms by model and setting), and the
+ * network adds its own jitter: together they take the USB batch's place in the window.
  */
-export const defaultSettleMs = (protocol: Pick<ProtocolDefinition, "updates" | "serialDefaults">, baudRate?: number): number => {
+const converterPackingMs = 20
+const networkJitterMs = 10
+
+/** The link between the console and the bridge, as far as the settle window cares. */
+export type LinkTiming =
+  | { readonly kind: "serial"; readonly baudRate?: number }
+  /** Frames forwarded one per message by a gateway that read them at the protocol's speed. */
+  | { readonly kind: "mqtt" }
+  /** TCP or UDP: the console's own network output, or a converter on its serial line. */
+  | { readonly kind: "network" }
+
+/**
+ * How long a change of a `partial`-update protocol is held for more frames of
+ * the same change: the USB batch interval (a converter's packing interval and
+ * network jitter on a network link) plus the time a few frames take on the
+ * wire, plus a margin, rounded up to 10 ms. Daktronics RTD at 19200 baud:
+ * 80 ms on serial and MQTT, 90 ms over the network; 9600: 130 ms; 115200:
+ * 40 ms. `full`-update protocols are not settled (0): every frame is a state
+ * the board showed and must not wait.
+ */
+export const defaultSettleMs = (
+  protocol: Pick<ProtocolDefinition, "updates" | "serialDefaults">,
+  link: LinkTiming = { kind: "serial" }
+): number => {
   if (protocol.updates === "full") return 0
-  const baud = baudRate ?? protocol.serialDefaults.baudRate
+  const baud = (link.kind === "serial" ? link.baudRate : undefined) ?? protocol.serialDefaults.baudRate
   const wireMs = (burstSlackBytes * bitsPerByte * 1000) / baud
-  return Math.ceil((usbLatencyMs + wireMs + schedulingMarginMs) / 10) * 10
+  const batchMs = link.kind === "network" ? converterPackingMs + networkJitterMs : usbLatencyMs
+  return Math.ceil((batchMs + wireMs + schedulingMarginMs) / 10) * 10
 }

@@ -1,4 +1,5 @@
 import type { DecoderStats } from "../../adapters/decoder.ts"
+import type { LinkKind } from "../config/scoreboard-link.ts"
 import type { LinkRecord } from "./place-tracker.ts"
 
 export type Badge = "LIVE" | "NO DATA" | "DISCONNECTED"
@@ -23,7 +24,7 @@ export interface Thresholds {
 export const defaultThresholds: Thresholds = { noDataAfterMs: 10_000, stuckAfterMs: 120_000 }
 
 export interface ScoreboardSignals {
-  readonly link: "serial" | "mqtt"
+  readonly link: LinkKind
   /** Serial path or MQTT topics. */
   readonly target: string
   readonly record: LinkRecord | undefined
@@ -38,9 +39,16 @@ const disconnected = (signals: ScoreboardSignals, now: number): SourceView => {
   const record = signals.record
   if (record === undefined) return { badge: "DISCONNECTED", detail: "not opened yet" }
   const failure = record.lastFailure
-  const broker = signals.link === "serial" ? "" : `broker ${record.state.target}: `
+  const broker = signals.link === "mqtt" ? `broker ${record.state.target}: ` : ""
+  const down = failure === null ? "" : `${failure.text} (down for ${seconds(now - record.since)}`
+  if (record.state._tag === "listening") {
+    const waiting = `waiting for the console to ${signals.link === "udp" ? "send to" : "connect to"} ${record.state.target}`
+    return { badge: "DISCONNECTED", detail: failure === null ? `${waiting}: check the console's network output (this machine's address and port)` : `${down}; ${waiting})` }
+  }
   if (failure === null) return { badge: "DISCONNECTED", detail: `${broker}${record.state._tag}…` }
-  return { badge: "DISCONNECTED", detail: `${broker}${failure.text} (down for ${seconds(now - record.since)}, retrying)` }
+  // A listener's console that went quiet on an open connection: nothing to retry, the console must resume.
+  const retrying = record.state._tag === "disconnected" && record.state.retryInMs === 0 ? "" : ", retrying"
+  return { badge: "DISCONNECTED", detail: `${broker}${down}${retrying})` }
 }
 
 const undecoded = (stats: DecoderStats) =>
@@ -49,7 +57,8 @@ const undecoded = (stats: DecoderStats) =>
 /**
  * The scoreboard's state as the big badge shows it.
  *
- * - DISCONNECTED: the serial port (or, for MQTT topics, the broker) is not open.
+ * - DISCONNECTED: the serial port (or, for MQTT topics, the broker) is not open; a TCP or
+ *   UDP listener has no console connected or sending.
  * - NO DATA: open, but no reading decoded for `noDataAfterMs` — either bytes
  *   arrive that do not decode (wrong protocol or line settings), or nothing
  *   arrives at all (console off, wrong output port, broken cable). An MQTT
@@ -73,12 +82,14 @@ export const scoreboardView = (signals: ScoreboardSignals, thresholds: Threshold
   if (lastReadingAt !== null && now - lastReadingAt <= thresholds.noDataAfterMs) {
     return { badge: "LIVE", detail: "frames arriving" }
   }
-  if (now - record.since <= thresholds.noDataAfterMs) return { badge: "NO DATA", detail: "port open, waiting for the first valid frame" }
+  if (now - record.since <= thresholds.noDataAfterMs) {
+    return { badge: "NO DATA", detail: `${signals.link === "serial" ? "port open" : "connected"}, waiting for the first valid frame` }
+  }
   if (undecodedSinceReading && now - lastBytesAt <= thresholds.noDataAfterMs) {
     return { badge: "NO DATA", detail: undecoded(signals.stats) }
   }
   const since = lastBytesAt === null || lastBytesAt < record.since
-    ? `since the port opened ${seconds(now - record.since)} ago`
+    ? `since the ${signals.link === "serial" ? "port opened" : "link came up"} ${seconds(now - record.since)} ago`
     : `for ${seconds(now - lastBytesAt)}`
   return { badge: "NO DATA", detail: `no bytes ${since}: check the console is on, its output port and the cable` }
 }

@@ -1,9 +1,12 @@
 import { Layer } from "effect"
 import type { Config } from "../config/schema.ts"
 import { linkOfType } from "../config/buttons.ts"
+import { type LinkDescription, scoreboardLink } from "../config/scoreboard-link.ts"
 import { bridgeStateLayer } from "./bridge-state.ts"
 import { BridgeStatus, type StatusOptions } from "./status-model.ts"
 import { statusServerLayer } from "./status-server.ts"
+
+const statusLink = ({ kind, target }: LinkDescription) => ({ link: kind, target })
 
 /** What the status model needs to know of the config. */
 export const statusOptionsOf = (config: Config): StatusOptions => ({
@@ -14,9 +17,7 @@ export const statusOptionsOf = (config: Config): StatusOptions => ({
     ...(place.scoreboard === undefined
       ? {}
       : {
-        scoreboard: place.scoreboard.serial !== undefined
-          ? { link: "serial" as const, target: place.scoreboard.serial.path }
-          : { link: "mqtt" as const, target: (place.scoreboard.mqtt?.topics ?? []).join(", ") }
+        scoreboard: statusLink(scoreboardLink(place.scoreboard))
       }),
     buttonSources: [...new Set((place.actions ?? []).map((action) => action.source))]
   })),

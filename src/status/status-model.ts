@@ -1,4 +1,5 @@
 import { Clock, Context, Effect, Layer, Option, Stream } from "effect"
+import type { LinkKind } from "../config/scoreboard-link.ts"
 import type { LaneCount, OutboxItem } from "../delivery/outbox.ts"
 import { Outbox } from "../delivery/outbox.ts"
 import { RateBudget } from "../delivery/rate-budget.ts"
@@ -18,7 +19,7 @@ export interface StatusPlace {
   readonly key: string
   readonly name?: string
   readonly sport?: string
-  readonly scoreboard?: { readonly link: "serial" | "mqtt"; readonly target: string }
+  readonly scoreboard?: { readonly link: LinkKind; readonly target: string }
   /** Button sources its actions use. */
   readonly buttonSources: ReadonlyArray<string>
 }
@@ -194,7 +195,7 @@ const make = Effect.fnUntraced(function*(options: StatusOptions) {
     const places = options.places.map((p) => placeStatus(p, now, counts, heads, known.get(p.key), budgetNow.suspended))
     const links = [
       ...options.places.flatMap((p) =>
-        p.scoreboard?.link === "serial" ? [linkStatus(`scoreboard:${p.key}`, trackers.get(p.key)!.link, p.scoreboard.target)] : []
+        p.scoreboard !== undefined && p.scoreboard.link !== "mqtt" ? [linkStatus(`scoreboard:${p.key}`, trackers.get(p.key)!.link, p.scoreboard.target)] : []
       ),
       ...options.buttons.filter((b) => !b.overMqtt).map((b) => linkStatus(`button:${b.name}`, buttonLinks.get(b.name), b.name)),
       ...(options.mqtt ? [linkStatus("mqtt", mqttLink, "broker")] : [])

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import { Effect, Layer, Schedule, Schema } from "effect"
+import { parseHostPort } from "../domain/host-port.ts"
 import { BridgeStatus } from "./status-model.ts"
 import { statusPageHtml } from "./status-page.ts"
 
@@ -7,12 +8,6 @@ export class StatusListenError extends Schema.TaggedError<StatusListenError>()("
   listen: Schema.String,
   message: Schema.String
 }) {}
-
-/** "127.0.0.1:8370" or "[::1]:8370" (the config checked the shape). */
-const parseListen = (listen: string): { readonly host: string; readonly port: number } => {
-  const at = listen.lastIndexOf(":")
-  return { host: listen.slice(0, at).replace(/^\[(.*)\]$/u, "$1"), port: Number(listen.slice(at + 1)) }
-}
 
 interface Reply {
   readonly status: number
@@ -51,7 +46,7 @@ const route = (path: string) =>
 
 const listenOn = (server: Server, listen: string) =>
   Effect.callback<void, StatusListenError>((resume) => {
-    const { host, port } = parseListen(listen)
+    const { host, port } = parseHostPort(listen)
     const failed = (err: Error) => resume(Effect.fail(new StatusListenError({ listen, message: err.message })))
     server.once("error", failed)
     server.listen(port, host, () => {

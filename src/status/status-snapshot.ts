@@ -1,4 +1,5 @@
 import type { DecoderStats } from "../../adapters/decoder.ts"
+import type { LinkKind } from "../config/scoreboard-link.ts"
 import type { Reading } from "../domain/reading.ts"
 import type { Badge } from "./liveness.ts"
 import type { ErrorNote, LastEntry, LastPress } from "./place-tracker.ts"
@@ -12,7 +13,7 @@ export interface PlaceStatus {
   readonly live: boolean
   readonly reasons: ReadonlyArray<string>
   readonly source: {
-    readonly link: "serial" | "mqtt" | "buttons only"
+    readonly link: LinkKind | "buttons only"
     readonly target: string
     readonly badge: Badge
     readonly detail: string

@@ -17,6 +17,8 @@ export interface LinkSupervision {
   /** What the link is, for log messages: "input device", "gpiomon". */
   readonly noun: string
   readonly onState: (state: LinkState) => void
+  /** Logged when the link comes up; default "<noun> connected". */
+  readonly upMessage?: string
   /**
    * One attempt, from opening to loss; returns why it ended. It runs `connected` once the link
    * is open. Its scope closes after every attempt, releasing whatever the attempt opened.
@@ -39,7 +41,7 @@ export const superviseLink = Effect.fnUntraced(function*(link: LinkSupervision) 
     const connected = Effect.gen(function*() {
       connectedAt = yield* Clock.currentTimeMillis
       onState({ _tag: "connected", target })
-      yield* Effect.log(`${noun} connected`)
+      yield* Effect.log(link.upMessage ?? `${noun} connected`)
     })
     const reason = yield* Effect.scoped(link.session(connected))
     const now = yield* Clock.currentTimeMillis

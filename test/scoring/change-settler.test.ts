@@ -70,8 +70,10 @@ describe("ChangeSettler", () => {
 describe("defaultSettleMs", () => {
   it("holds partial-update protocols by line speed and never holds full-state ones", () => {
     expect(defaultSettleMs(protocols["daktronics-rtd"]!)).toBe(80)
-    expect(defaultSettleMs(protocols["daktronics-rtd"]!, 9600)).toBe(130)
-    expect(defaultSettleMs(protocols["daktronics-rtd"]!, 115200)).toBe(40)
+    expect(defaultSettleMs(protocols["daktronics-rtd"]!, { kind: "serial", baudRate: 9600 })).toBe(130)
+    expect(defaultSettleMs(protocols["daktronics-rtd"]!, { kind: "serial", baudRate: 115200 })).toBe(40)
+    expect(defaultSettleMs(protocols["daktronics-rtd"]!, { kind: "mqtt" })).toBe(80)
+    expect(defaultSettleMs(protocols["daktronics-rtd"]!, { kind: "network" })).toBe(90)
     for (const name of ["stramatel-452m", "lines", "json"]) expect(defaultSettleMs(protocols[name]!)).toBe(0)
   })
 })

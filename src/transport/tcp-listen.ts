@@ -1,0 +1,150 @@
+import { Deferred, Effect, Queue, Stream } from "effect"
+import { createServer, type Server, type Socket } from "node:net"
+import type { HostPort } from "../domain/host-port.ts"
+import { formatHostPort } from "../domain/host-port.ts"
+import type { LinkState, ReceivedChunk } from "../domain/received.ts"
+import { superviseLink } from "./link-supervisor.ts"
+import { networkProblem } from "./network-problem.ts"
+import { quietReason, Silence } from "./silence.ts"
+import { keepAliveMs } from "./tcp-connect.ts"
+
+export interface TcpListenOptions {
+  readonly endpoint: HostPort
+  /** No bytes for this long from the connected console: reported down, like an unplugged cable. */
+  readonly quietMs: number
+}
+
+/** What happened to the console's connection, told to the session from socket callbacks. */
+type ConsoleEvent =
+  | { readonly _tag: "connected"; readonly peer: string }
+  | { readonly _tag: "replaced"; readonly previous: string; readonly peer: string }
+  | { readonly _tag: "closed"; readonly peer: string; readonly reason: string }
+  | { readonly _tag: "back"; readonly peer: string }
+
+/**
+ * Bytes from a console that connects to the bridge (Bodet's network output connects to a
+ * configured IP and port), each chunk stamped on arrival. One console per place: a second
+ * connection replaces the first (a console that rebooted connects again before the old
+ * connection times out), and it is logged. A connection silent for `quietMs` is reported down
+ * but left open: the console may resume on it, and if it does not, its next connection replaces
+ * it. Never fails and never ends; a port that cannot be bound is retried on `reconnectSchedule`.
+ */
+export const tcpListenChunks = (options: TcpListenOptions, onState: (state: LinkState) => void): Stream.Stream<ReceivedChunk> =>
+  Stream.callback<ReceivedChunk>((queue) => {
+    const address = formatHostPort(options.endpoint)
+    return superviseLink({
+      target: address,
+      noun: `TCP listener on ${address}`,
+      // The supervisor's "up" is the port bound; the link is up only once a console connects.
+      onState: (state) => onState(state._tag === "connected" ? { _tag: "listening", target: address } : state),
+      upMessage: `listening on ${address} (TCP) for the console to connect`,
+      session: (bound) =>
+        listenSession(options, address, bound, onState, (chunk) => {
+          Queue.offerUnsafe(queue, chunk)
+        })
+    }).pipe(Effect.annotateLogs({ link: `tcp listen ${address}` }))
+  })
+
+const listenSession = Effect.fnUntraced(function*(
+  options: TcpListenOptions,
+  address: string,
+  bound: Effect.Effect<void>,
+  onState: (state: LinkState) => void,
+  emit: (chunk: ReceivedChunk) => void
+) {
+  const lost = yield* Deferred.make<string>()
+  const events = yield* Queue.unbounded<ConsoleEvent>()
+  const silence = new Silence(options.quietMs, Date.now())
+  const console: { current: Socket | undefined; peer: string } = { current: undefined, peer: "" }
+  const server = yield* Effect.acquireRelease(
+    openServer(options.endpoint, address, (reason) => Deferred.doneUnsafe(lost, Effect.succeed(reason)), (socket) => {
+      socket.setKeepAlive(true, keepAliveMs)
+      const peer = `${socket.remoteAddress}:${socket.remotePort}`
+      const previous = console.current
+      console.current = socket
+      console.peer = peer
+      silence.reset(Date.now())
+      let reason = `console ${peer} closed the connection`
+      // Stamped first thing: receive time is the console's clock.
+      socket.on("data", (bytes: Buffer) => {
+        if (console.current !== socket) return
+        const receivedAt = Date.now()
+        const wasQuiet = silence.heard(receivedAt)
+        emit({ bytes, receivedAt })
+        if (wasQuiet) Queue.offerUnsafe(events, { _tag: "back", peer })
+      })
+      socket.on("error", (err) => {
+        reason = `console ${networkProblem(err, peer)}`
+      })
+      socket.on("close", () => {
+        if (console.current !== socket) return
+        console.current = undefined
+        Queue.offerUnsafe(events, { _tag: "closed", peer, reason })
+      })
+      if (previous === undefined) {
+        Queue.offerUnsafe(events, { _tag: "connected", peer })
+      } else {
+        previous.destroy()
+        Queue.offerUnsafe(events, { _tag: "replaced", previous: `${previous.remoteAddress}:${previous.remotePort}`, peer })
+      }
+    }),
+    (server) => Effect.sync(() => {
+      console.current?.destroy()
+      console.current = undefined
+      server?.close()
+    })
+  )
+  if (server === undefined) return yield* Deferred.await(lost)
+  yield* bound
+
+  const connectedVia = (peer: string): LinkState => ({ _tag: "connected", target: `${peer} → ${address}` })
+  const down = (reason: string): LinkState => ({ _tag: "disconnected", target: address, reason, retryInMs: 0 })
+  const follow = (event: ConsoleEvent) => {
+    switch (event._tag) {
+      case "connected":
+        onState(connectedVia(event.peer))
+        return Effect.log(`console ${event.peer} connected to ${address}`)
+      case "replaced":
+        onState(down(`replaced by a new connection from ${event.peer}`))
+        onState(connectedVia(event.peer))
+        return Effect.logWarning(`a new connection from ${event.peer} replaces the console's connection from ${event.previous}: one console per place`)
+      case "closed":
+        onState(down(event.reason))
+        onState({ _tag: "listening", target: address })
+        return Effect.logWarning(`${event.reason}; listening on ${address} for it to connect again`)
+      case "back":
+        onState(connectedVia(event.peer))
+        return Effect.log(`console ${event.peer} sends again`)
+    }
+  }
+  yield* Effect.forkScoped(Effect.forever(Effect.flatMap(Queue.take(events), follow)))
+  yield* Effect.forkScoped(silence.watch((silentMs) => {
+    if (console.current === undefined) return Effect.void
+    const reason = quietReason(`console ${console.peer}`, silentMs)
+    onState(down(reason))
+    return Effect.logWarning(`${reason}; still listening on ${address}`)
+  }))
+  return yield* Deferred.await(lost)
+})
+
+/** The bound server, or undefined when the port could not be bound (the reason is in `markLost`). */
+const openServer = (
+  endpoint: HostPort,
+  address: string,
+  markLost: (reason: string) => void,
+  onConnection: (socket: Socket) => void
+) =>
+  Effect.callback<Server | undefined>((resume) => {
+    let listening = false
+    const server = createServer(onConnection)
+    server.on("error", (err) => {
+      markLost(networkProblem(err, address))
+      if (!listening) resume(Effect.succeed(undefined))
+    })
+    // exclusive: a second bridge (or place) on the same port fails here instead of sharing it.
+    server.listen({ host: endpoint.host, port: endpoint.port, exclusive: true }, () => {
+      listening = true
+      resume(Effect.succeed(server))
+    })
+    return Effect.sync(() => server.close())
+  })
