@@ -1,4 +1,5 @@
 import type { ProtocolDefinition } from "./decoder.ts"
+import { bodetScorepad } from "./bodet-scorepad/index.ts"
 import { daktronicsRtd } from "./daktronics-rtd/index.ts"
 import { json } from "./json/index.ts"
 import { lines } from "./lines/index.ts"
@@ -8,6 +9,7 @@ import { stramatel452m } from "./stramatel-452m/index.ts"
 export const protocols: Readonly<Record<string, ProtocolDefinition<any>>> = {
   [daktronicsRtd.name]: daktronicsRtd,
   [stramatel452m.name]: stramatel452m,
+  [bodetScorepad.name]: bodetScorepad,
   [lines.name]: lines,
   [json.name]: json
 }
