@@ -6,7 +6,7 @@ import { Action, ClickSettings, Teams } from "./clicks.ts"
 import { hostPort } from "./host-port.ts"
 
 /** Controller protocols with a folder in adapters/; the registry must hold each of them. */
-export const protocolNames = ["daktronics-rtd", "stramatel-452m", "bodet-scorepad", "lines", "json"] as const
+export const protocolNames = ["daktronics-rtd", "stramatel-452m", "bodet-scorepad", "fairplay-mp70", "lines", "json"] as const
 
 const baudRates = [1200, 2400, 4800, 9600, 19200, 38400, 57600, 115200, 230400] as const
 
@@ -99,7 +99,7 @@ const exactlyOneLink = Schema.makeFilter<{ readonly serial?: unknown; readonly m
 
 export const Scoreboard = Schema.Struct({
   protocol: Schema.Literals(protocolNames).annotate({
-    description: "Controller protocol: daktronics-rtd | stramatel-452m | bodet-scorepad (Bodet Scorepad, message 11) | lines (text lines, regex or delimiter) | json (JSON payloads)."
+    description: "Controller protocol: daktronics-rtd | stramatel-452m | bodet-scorepad (Bodet Scorepad, message 11) | fairplay-mp70 (Trans-Lux Fair-Play MP-70/MP-50, RS-232 ProLine) | lines (text lines, regex or delimiter) | json (JSON payloads)."
   }),
   serial: Schema.optionalKey(SerialLine.annotate({ description: "Scoreboard controller on a serial port (USB adapter, RS-232/RS-485)." })),
   mqtt: Schema.optionalKey(MqttSource),
