@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs"
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { format } from "node:util"
@@ -9,6 +9,7 @@ import { daemonLayer } from "../../src/daemon/daemon-layer.ts"
 import { Outbox } from "../../src/delivery/outbox.ts"
 import { SimulatorControl } from "../../src/simulator/control-client.ts"
 import { type RunningSimulator, type SimulatorSeed, startSimulator } from "../../src/simulator/index.ts"
+import { type FaultDaemon, faultDaemon } from "../faults/support/daemon.ts"
 import { eventually } from "../support/eventually.ts"
 import { freePort } from "../support/free-port.ts"
 import type { SimulatedConsole } from "./consoles/console.ts"
@@ -81,7 +82,23 @@ export const tempDir = (res: Resources, prefix: string): string => {
   return dir
 }
 
-export type Link = { readonly serial: string } | { readonly mqtt: { readonly url: string; readonly topic: string } }
+export type Link =
+  | { readonly serial: string }
+  | { readonly mqtt: { readonly url: string; readonly topic: string } }
+  | { readonly tcp: { readonly listen: string } | { readonly connect: string } }
+  | { readonly udp: { readonly listen: string; readonly from?: string } }
+
+export interface BridgeOptions {
+  /**
+   * Run `bin/scorebridge run` as a real process (as systemd does) instead of the daemon's layer
+   * in this process: for behaviour of the process's own sockets and stamps under another event loop.
+   */
+  readonly process?: boolean
+}
+
+/** The place's scoreboard block for `link`. */
+const scoreboardLinkConfig = (link: Link) =>
+  "serial" in link ? { serial: { path: link.serial } } : "mqtt" in link ? { mqtt: { topics: [link.mqtt.topic] } } : link
 
 let clients = 0
 
@@ -95,6 +112,8 @@ export interface Bridge {
   readonly outboxStates: () => Promise<Readonly<Record<string, number>>>
   /** How often the daemon said its serial port was (re)connected. */
   readonly serialConnects: () => number
+  /** The daemon process, when it runs as one (`BridgeOptions.process`). */
+  readonly daemon?: FaultDaemon
 }
 
 /** Starts the simulator with an event live on the sport's place, then the daemon configured for `console` on `link`. */
@@ -102,7 +121,8 @@ export const startBridge = async (
   res: Resources,
   sport: Sport,
   console: SimulatedConsole<never>,
-  link: Link
+  link: Link,
+  options: BridgeOptions = {}
 ): Promise<Bridge> => {
   const place = places[sport]
   const sim: RunningSimulator = await startSimulator({ port: 0, requestsPerSecond, burst: 1, seed })
@@ -111,23 +131,52 @@ export const startBridge = async (
   // Before any frame: the service drops scores of a place with no event running.
   const { eventKey } = await control.startEvent(place, { homeTeam: "Home", awayTeam: "Away", name: `${sport} e2e` })
 
-  const config = Schema.decodeUnknownSync(Config)({
+  const stateDirectory = tempDir(res, "scoreboard-state")
+  const rawConfig = {
     service: { baseUrl: sim.url, token: { env: "SCOREBRIDGE_TOKEN" }, requestsPerSecond, timeoutMs: 2_000 },
-    stateDirectory: tempDir(res, "scoreboard-state"),
+    stateDirectory,
     // Tests run side by side: the status page must not take the default port.
     status: { listen: `127.0.0.1:${await freePort()}` },
     ...("mqtt" in link ? { mqtt: { url: link.mqtt.url, clientId: `scoreboard-e2e-${process.pid}-${++clients}` } } : {}),
     places: [{
       key: place,
       sport,
-      scoreboard: {
-        protocol: console.protocol,
-        ...("serial" in link ? { serial: { path: link.serial } } : { mqtt: { topics: [link.mqtt.topic] } }),
-        options: console.options
-      }
+      scoreboard: { protocol: console.protocol, ...scoreboardLinkConfig(link), options: console.options }
     }]
-  })
+  }
+  const running = options.process === true
+    ? startDaemonProcess(res, rawConfig, stateDirectory)
+    : await startDaemonInProcess(res, Schema.decodeUnknownSync(Config)(rawConfig))
 
+  const outboxStates = () =>
+    running.outbox(Effect.gen(function*() {
+      const counts = yield* (yield* Outbox).counts
+      const byState: Record<string, number> = {}
+      for (const c of counts) if (c.place === place) byState[c.state] = (byState[c.state] ?? 0) + c.count
+      return byState
+    }))
+  const serialConnects = () => running.logs().filter((line) => line.includes("serial port connected")).length
+  return {
+    place,
+    control,
+    eventKey,
+    get logs() {
+      return running.logs()
+    },
+    outboxStates,
+    serialConnects,
+    ...(running.daemon === undefined ? {} : { daemon: running.daemon })
+  }
+}
+
+interface RunningDaemon {
+  readonly logs: () => Array<string>
+  /** Runs a read of the daemon's outbox. */
+  readonly outbox: <A, E>(read: Effect.Effect<A, E, Outbox>) => Promise<A>
+  readonly daemon?: FaultDaemon
+}
+
+const startDaemonInProcess = async (res: Resources, config: Config): Promise<RunningDaemon> => {
   const logs: Array<string> = []
   const collector = Logger.make(({ logLevel, message }) =>
     logs.push(`${logLevel} ${format(...(Array.isArray(message) ? message : [message]))}`)
@@ -136,16 +185,27 @@ export const startBridge = async (
   res.defer(() => runtime.dispose())
   // Building the layer starts the place's pipeline.
   await runtime.runPromise(Effect.void)
+  return { logs: () => logs, outbox: (read) => runtime.runPromise(read) }
+}
 
-  const outboxStates = () =>
-    runtime.runPromise(Effect.gen(function*() {
-      const counts = yield* (yield* Outbox).counts
-      const byState: Record<string, number> = {}
-      for (const c of counts) if (c.place === place) byState[c.state] = (byState[c.state] ?? 0) + c.count
-      return byState
-    }))
-  const serialConnects = () => logs.filter((line) => line.includes("serial port connected")).length
-  return { place, control, eventKey, logs, outboxStates, serialConnects }
+const pinoLevels: Readonly<Record<number, string>> = { 10: "TRACE", 20: "DEBUG", 30: "INFO", 40: "WARN", 50: "ERROR", 60: "FATAL" }
+
+const startDaemonProcess = (res: Resources, rawConfig: object, stateDirectory: string): RunningDaemon => {
+  const dir = tempDir(res, "scoreboard-process")
+  const configFile = join(dir, "scorebridge.yaml")
+  // JSON is YAML: the daemon reads the same config the in-process variant decodes.
+  writeFileSync(configFile, JSON.stringify(rawConfig, null, 2))
+  const daemon = faultDaemon(configFile, join(dir, "daemon.log"), { SCOREBRIDGE_TOKEN: token })
+  daemon.start()
+  res.defer(() => daemon.stop())
+  // The test reads the outbox as `scorebridge outbox` does, beside the running daemon; opened on first use, after the daemon made it.
+  let runtime: ManagedRuntime.ManagedRuntime<Outbox, unknown> | undefined
+  res.defer(() => runtime?.dispose())
+  return {
+    logs: () => daemon.logs().map((line) => `${pinoLevels[line.level] ?? line.level} ${line.msg}`),
+    outbox: (read) => (runtime ??= ManagedRuntime.make(Outbox.layer({ stateDirectory }))).runPromise(read),
+    daemon
+  }
 }
 
 export const waitForSerialConnects = (bridge: Bridge, count: number) =>
