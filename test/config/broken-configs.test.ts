@@ -72,7 +72,7 @@ const cases: ReadonlyArray<Case> = [
   { name: "fractional timeout", yaml: edit((c) => c.service.timeoutMs = 2.5), path: "service.timeoutMs", message: "integer" },
   { name: "unknown top-level key", yaml: edit((c) => c.plaecs = []), path: "plaecs", message: `unknown key "plaecs"` },
   { name: "misspelt serial key", yaml: edit((c) => c.places[0].scoreboard.serial.baudrate = 9600), path: "places[0].scoreboard.serial.baudrate", message: `did you mean "baudRate"` },
-  { name: "unknown protocol", yaml: edit((c) => c.places[0].scoreboard.protocol = "daktronix"), path: "places[0].scoreboard.protocol", message: `expected one of "daktronics-rtd", "stramatel-452m", "lines", "json", got "daktronix"` },
+  { name: "unknown protocol", yaml: edit((c) => c.places[0].scoreboard.protocol = "daktronix"), path: "places[0].scoreboard.protocol", message: `expected one of "daktronics-rtd", "stramatel-452m", "bodet-scorepad", "fairplay-mp70", "lines", "json", got "daktronix"` },
   { name: "relative serial path", yaml: edit((c) => c.places[0].scoreboard.serial.path = "dev/ttyUSB0"), path: "places[0].scoreboard.serial.path", message: `absolute device path` },
   { name: "serial and mqtt", yaml: edit((c) => { c.mqtt = { url: "mqtt://127.0.0.1:1883" }; c.places[0].scoreboard.mqtt = { topics: ["a/b"] } }), path: "places[0].scoreboard.mqtt", message: "not both" },
   { name: "neither serial nor mqtt", yaml: edit((c) => delete c.places[0].scoreboard.serial), path: "places[0].scoreboard", message: "give serial: or mqtt:" },
