@@ -35,7 +35,7 @@ const connected: LinkState = { _tag: "connected", target: "/dev/ttyCOURT1" }
 
 const tempDir = () => fs.mkdtempSync(path.join(os.tmpdir(), "scorebridge-status-"))
 
-const modelLayer = (broker: SubscriptionRef.SubscriptionRef<LinkState>, stateDirectory: string) => {
+const modelLayer = (broker: SubscriptionRef.SubscriptionRef<LinkState>, stateDirectory: string, statusOptions: StatusOptions) => {
   const mqtt = Layer.succeed(MqttConnection, MqttConnection.of({
     subscribe: () => Stream.empty,
     publish: () => Effect.void,
@@ -50,16 +50,17 @@ const modelLayer = (broker: SubscriptionRef.SubscriptionRef<LinkState>, stateDir
     ServiceClient.layer({ baseUrl: "http://127.0.0.1:9", token: Redacted.make("unused-token") }),
     mqtt
   )
-  return BridgeStatus.layer(options).pipe(Layer.provideMerge(parts))
+  return BridgeStatus.layer(statusOptions).pipe(Layer.provideMerge(parts))
 }
 
 const withModel = <A, E>(
   body: (broker: SubscriptionRef.SubscriptionRef<LinkState>) => Effect.Effect<A, E, BridgeStatus | BridgeEvents | Outbox | RateBudget | ActiveEvents>,
-  stateDirectory = tempDir()
+  stateDirectory = tempDir(),
+  statusOptions = options
 ) =>
   Effect.gen(function*() {
     const broker = yield* SubscriptionRef.make<LinkState>({ _tag: "connecting", target: "mqtt://127.0.0.1:1883" })
-    return yield* body(broker).pipe(Effect.provide(modelLayer(broker, stateDirectory)))
+    return yield* body(broker).pipe(Effect.provide(modelLayer(broker, stateDirectory, statusOptions)))
   })
 
 const publish = (event: BridgeEvent) => BridgeEvents.use((bus) => bus.publish(event))
@@ -116,6 +117,44 @@ describe("BridgeStatus: a serial scoreboard's badge", () => {
         assert.include(garbage.source.detail, "7 bad frames")
         assert.strictEqual(garbage.decoder.badFrames, 7)
       })))
+})
+
+describe("BridgeStatus: a console that connects to the bridge over TCP", () => {
+  const listenOptions: StatusOptions = {
+    places: [{ key: "court-3", sport: "unihockey", scoreboard: { link: "tcp", target: "listen 0.0.0.0:4001" }, buttonSources: [] }],
+    buttons: [],
+    mqtt: false,
+    thresholds: { noDataAfterMs: 10_000, stuckAfterMs: 60_000 }
+  }
+  const link = (state: LinkState): BridgeEvent => ({ _tag: "Link", place: "court-3", state })
+  const court3 = place("court-3")
+
+  it.effect("waits for the console (DISCONNECTED, what to check), is LIVE with its frames, and says it waits again after it left", () =>
+    withModel(() =>
+      Effect.gen(function*() {
+        yield* publish(link({ _tag: "listening", target: "0.0.0.0:4001" }))
+        const waiting = yield* until("waiting for the console", (s) => court3(s).source.detail.includes("waiting for") ? court3(s) : undefined)
+        assert.strictEqual(waiting.source.badge, "DISCONNECTED")
+        assert.strictEqual(waiting.source.detail, "waiting for the console to connect to 0.0.0.0:4001: check the console's network output (this machine's address and port)")
+        assert.strictEqual(waiting.source.link, "tcp")
+
+        yield* publish(link({ _tag: "connected", target: "10.0.0.5:50123 → 0.0.0.0:4001" }))
+        const open = yield* until("connected", (s) => court3(s).source.badge === "NO DATA" ? court3(s) : undefined)
+        assert.strictEqual(open.source.detail, "connected, waiting for the first valid frame")
+        yield* publish({ _tag: "Reading", place: "court-3", reading: { receivedAt: yield* Clock.currentTimeMillis, home: 1, away: 0, period: 1 }, stats: { ...emptyStats(), frames: 1 } })
+        yield* until("LIVE", (s) => court3(s).source.badge === "LIVE" ? true : undefined)
+        const row = yield* until("the link row", (s) => s.links.find((l) => l.name === "scoreboard:court-3"))
+        assert.deepInclude(row, { up: true, target: "10.0.0.5:50123 → 0.0.0.0:4001", connects: 1 })
+
+        yield* publish(link({ _tag: "disconnected", target: "0.0.0.0:4001", reason: "console 10.0.0.5:50123 closed the connection", retryInMs: 0 }))
+        yield* publish(link({ _tag: "listening", target: "0.0.0.0:4001" }))
+        yield* TestClock.adjust("3 seconds")
+        const left = yield* until("the console gone", (s) => court3(s).source.badge === "DISCONNECTED" ? court3(s) : undefined)
+        assert.strictEqual(left.source.detail, "console 10.0.0.5:50123 closed the connection (down for 3 s; waiting for the console to connect to 0.0.0.0:4001)")
+        const metrics = yield* (yield* BridgeStatus).metrics
+        assert.include(metrics, 'scorebridge_link_up{link="scoreboard:court-3"} 0')
+        assert.include(metrics, 'scorebridge_link_drops_total{link="scoreboard:court-3"} 1')
+      }), tempDir(), listenOptions))
 })
 
 describe("BridgeStatus: MQTT scoreboards follow the broker link", () => {
