@@ -49,6 +49,13 @@ const withButtons = (change: (config: Record<string, any>) => void) =>
     change(c)
   })
 
+/** The valid config with its scoreboard reached over TCP as `tcp`. */
+const tcpBoard = (tcp: Record<string, unknown>) =>
+  edit((c) => {
+    delete c.places[0].scoreboard.serial
+    c.places[0].scoreboard.tcp = tcp
+  })
+
 const homeOverlay = (c: Record<string, any>) => c.places[0].teams.home.overlay
 
 interface Case {
@@ -74,8 +81,17 @@ const cases: ReadonlyArray<Case> = [
   { name: "misspelt serial key", yaml: edit((c) => c.places[0].scoreboard.serial.baudrate = 9600), path: "places[0].scoreboard.serial.baudrate", message: `did you mean "baudRate"` },
   { name: "unknown protocol", yaml: edit((c) => c.places[0].scoreboard.protocol = "daktronix"), path: "places[0].scoreboard.protocol", message: `expected one of "daktronics-rtd", "stramatel-452m", "bodet-scorepad", "fairplay-mp70", "lines", "json", got "daktronix"` },
   { name: "relative serial path", yaml: edit((c) => c.places[0].scoreboard.serial.path = "dev/ttyUSB0"), path: "places[0].scoreboard.serial.path", message: `absolute device path` },
-  { name: "serial and mqtt", yaml: edit((c) => { c.mqtt = { url: "mqtt://127.0.0.1:1883" }; c.places[0].scoreboard.mqtt = { topics: ["a/b"] } }), path: "places[0].scoreboard.mqtt", message: "not both" },
-  { name: "neither serial nor mqtt", yaml: edit((c) => delete c.places[0].scoreboard.serial), path: "places[0].scoreboard", message: "give serial: or mqtt:" },
+  { name: "serial and mqtt", yaml: edit((c) => { c.mqtt = { url: "mqtt://127.0.0.1:1883" }; c.places[0].scoreboard.mqtt = { topics: ["a/b"] } }), path: "places[0].scoreboard.mqtt", message: "not serial and mqtt — one scoreboard has one link" },
+  { name: "no link at all", yaml: edit((c) => delete c.places[0].scoreboard.serial), path: "places[0].scoreboard", message: "give serial:, mqtt:, tcp: or udp:" },
+  { name: "serial and tcp", yaml: edit((c) => c.places[0].scoreboard.tcp = { listen: "0.0.0.0:4001" }), path: "places[0].scoreboard.tcp", message: "not serial and tcp" },
+  { name: "tcp listen and connect", yaml: tcpBoard({ listen: "0.0.0.0:4001", connect: "192.168.1.50:4001" }), path: "places[0].scoreboard.tcp.connect", message: "give either listen: (the console connects to the bridge) or connect:" },
+  { name: "tcp with neither", yaml: tcpBoard({ quietSeconds: 5 }), path: "places[0].scoreboard.tcp", message: "give listen: HOST:PORT" },
+  { name: "tcp listen without a port", yaml: tcpBoard({ listen: "0.0.0.0" }), path: "places[0].scoreboard.tcp.listen", message: "must be host:port, e.g. 0.0.0.0:4001" },
+  { name: "tcp connect to port 0", yaml: tcpBoard({ connect: "192.168.1.50:0" }), path: "places[0].scoreboard.tcp.connect", message: "port 1–65535" },
+  { name: "tcp quiet too short", yaml: tcpBoard({ listen: "0.0.0.0:4001", quietSeconds: 0 }), path: "places[0].scoreboard.tcp.quietSeconds", message: "between 1 and 3600, got 0" },
+  { name: "udp from a host name", yaml: edit((c) => { delete c.places[0].scoreboard.serial; c.places[0].scoreboard.udp = { listen: "0.0.0.0:4002", from: "console.local" } }), path: "places[0].scoreboard.udp.from", message: "must be the console's IP address" },
+  { name: "tcp listen on the status port", yaml: edit((c) => { c.status = { listen: "127.0.0.1:4001" }; delete c.places[0].scoreboard.serial; c.places[0].scoreboard.tcp = { listen: "0.0.0.0:4001" } }), path: "places[0].scoreboard.tcp.listen", message: "TCP 0.0.0.0:4001 is also used by status.listen: give each console its own port" },
+  { name: "two consoles on one udp port", yaml: edit((c) => { delete c.places[0].scoreboard.serial; c.places[0].scoreboard.udp = { listen: "0.0.0.0:4002" }; c.places.push({ key: "court-2", sport: "tennis", scoreboard: { ...structuredClone(c.places[0].scoreboard) } }) }), path: "places[1].scoreboard.udp.listen", message: "is also used by places[0].scoreboard.udp.listen" },
   { name: "baud as text", yaml: edit((c) => c.places[0].scoreboard.serial.baudRate = "fast"), path: "places[0].scoreboard.serial.baudRate", message: `expected one of 1200, 2400, 4800, 9600, 19200, 38400, 57600, 115200, 230400, got "fast"` },
   { name: "non-standard baud", yaml: edit((c) => c.places[0].scoreboard.serial.baudRate = 12345), path: "places[0].scoreboard.serial.baudRate", message: "got 12345" },
   { name: "nine data bits", yaml: edit((c) => c.places[0].scoreboard.serial.dataBits = 9), path: "places[0].scoreboard.serial.dataBits", message: "one of 7, 8" },

@@ -54,13 +54,16 @@ describe("example configs", () => {
     assert.strictEqual(firstLine, "# yaml-language-server: $schema=./scorebridge.schema.json")
   })
 
-  it.effect("together cover every protocol and both links", () =>
+  it.effect("together cover every protocol and every link", () =>
     Effect.gen(function*() {
       const configs = yield* Effect.forEach(examples, (name) => loadConfig(join(configDir, name)))
       const boards = configs.flatMap((config) => config.places.flatMap((place) => place.scoreboard ?? []))
       assert.sameMembers([...new Set(boards.map((board) => board.protocol))], [...protocolNames])
       assert.isTrue(boards.some((board) => board.serial !== undefined))
       assert.isTrue(boards.some((board) => board.mqtt !== undefined))
+      assert.isTrue(boards.some((board) => board.tcp?.listen !== undefined))
+      assert.isTrue(boards.some((board) => board.tcp?.connect !== undefined))
+      assert.isTrue(boards.some((board) => board.udp !== undefined))
     }))
 
   it.effect("together show every button source type, both actions and both kinds of overlay", () =>
