@@ -3,12 +3,16 @@ import { connect, createServer, type Socket } from "node:net"
 import { afterEach, describe, expect, it } from "vitest"
 import { eventually } from "../support/eventually.ts"
 import { freePort } from "../support/free-port.ts"
+import { bodetFloorball } from "./consoles/bodet.ts"
 import type { SimulatedConsole } from "./consoles/console.ts"
 import { daktronicsBasketball } from "./consoles/daktronics.ts"
+import { fairplayConsole } from "./consoles/fairplay.ts"
 import { jsonBasketball } from "./consoles/text.ts"
 import { stramatelBasketball } from "./consoles/stramatel.ts"
 import { type Bridge, expectDelivered, expectModelShape, play, type Resources, resources, type Sport, startBridge, type WriteTimes } from "./harness.ts"
 import { type BasketballBoard, basketballEntry, basketballQuarter } from "./matches/basketball-quarter.ts"
+import { floorballEntry, floorballMatch } from "./matches/floorball-match.ts"
+import { hockeyEntry, hockeyGame } from "./matches/hockey-game.ts"
 import { type Expected, expectedEntries, type Step } from "./matches/match.ts"
 
 /**
@@ -55,11 +59,19 @@ const basketball = (console: () => SimulatedConsole<BasketballBoard>, shows: { r
   return { sport: "basketball", console, steps, expected, gapMs }
 }
 
+const match = <B>(sport: Sport, console: () => SimulatedConsole<B>, steps: ReadonlyArray<Step<B>>, entryOf: (board: B) => unknown, gapMs: number): Match<B> => {
+  const expected = expectedEntries(steps, entryOf)
+  expectModelShape(steps, expected)
+  return { sport, console, steps, expected, gapMs }
+}
+
 describe("tcp listen: the console connects to the daemon process", () => {
   const res = resources()
   afterEach(() => res.release())
 
   const cases: ReadonlyArray<readonly [string, () => Match<any>]> = [
+    // Bodet's network output: the Scorepad connects to the bridge and streams message 11 among its others.
+    ["bodet-scorepad", () => match("unihockey", bodetFloorball, floorballMatch(70), floorballEntry, 20)],
     ["stramatel-452m", () => basketball(stramatelBasketball, { period: false }, 20, 71)],
     // Partial updates over the network: settled with the network default window (90 ms).
     ["daktronics-rtd", () => basketball(daktronicsBasketball, { period: true }, 130, 72)]
@@ -120,6 +132,8 @@ describe("tcp connect: the daemon connects to a console that restarts", () => {
   afterEach(() => res.release())
 
   it.each([
+    // A Fair-Play console's RS-232 behind a serial-to-Ethernet converter.
+    ["fairplay-mp70", () => match("hockey", () => fairplayConsole(), hockeyGame(80), hockeyEntry, 20)],
     ["daktronics-rtd", () => basketball(daktronicsBasketball, { period: true }, 130, 81)],
     ["stramatel-452m", () => basketball(stramatelBasketball, { period: false }, 20, 82)]
   ] as const)("%s: reconnects after the restart and every entry arrives once, in order", async (_name, makeMatch) => {
