@@ -2,34 +2,55 @@ import { Console, Effect, Option } from "effect"
 import { Command, Flag } from "effect/cli"
 import { capture } from "../commissioning/capture.ts"
 import { CommissioningFailure, exitUsage } from "../commissioning/commissioning-failure.ts"
+import { networkLinkFlags, sourceFromFlags } from "../commissioning/link-flags.ts"
+import type { ConsoleSource } from "../commissioning/source.ts"
+
+const defaultBaud = 19200
 
 /**
- * `scorebridge capture`: records a controller's raw bytes with receive times.
- * Exit 0 after --seconds, 130 when stopped by Ctrl-C or SIGTERM (the capture
- * is complete either way), 1 when the port went away, 2 bad flags, port or file.
+ * `scorebridge capture`: records a controller's raw bytes with receive times, from a serial
+ * port or a network link. Exit 0 after --seconds, 130 when stopped by Ctrl-C or SIGTERM (the
+ * capture is complete either way), 1 when the port went away or the console disconnected,
+ * 2 bad flags, a port that cannot be opened, bound or connected, or an existing file.
  */
 export const captureCommand = Command.make(
   "capture",
   {
-    port: Flag.String("port").pipe(Flag.withDescription("Serial device the controller is wired to")),
+    port: Flag.String("port").pipe(Flag.withDescription("Serial device the controller is wired to"), Flag.optional),
+    ...networkLinkFlags,
     out: Flag.String("out").pipe(Flag.withDescription("New capture file (NDJSON: {\"t\":<ms>,\"b\":\"<base64>\"} per chunk); never overwritten")),
-    baud: Flag.Int("baud").pipe(Flag.withDescription("Line speed (sniff tells it)"), Flag.withDefault(19200)),
-    seconds: Flag.Int("seconds").pipe(Flag.withDescription("Stop after this long (default: until Ctrl-C)"), Flag.optional),
+    baud: Flag.Int("baud").pipe(Flag.withDescription(`Line speed with --port (sniff tells it; default ${defaultBaud})`), Flag.optional),
+    seconds: Flag.Int("seconds").pipe(
+      Flag.withDescription("Stop after this long (default: until Ctrl-C); over --tcp-listen and --udp-listen it counts from the console's first connection or datagram"),
+      Flag.optional
+    ),
     progressSeconds: Flag.Int("progress-seconds").pipe(Flag.withDescription("How often to print the running byte count"), Flag.withDefault(5))
   },
   Effect.fn("captureCommand")(function*(input) {
     const seconds = Option.getOrUndefined(input.seconds)
-    if (input.baud <= 0 || (seconds !== undefined && seconds < 1) || input.progressSeconds < 1) {
+    const baud = Option.getOrUndefined(input.baud)
+    if ((baud !== undefined && baud <= 0) || (seconds !== undefined && seconds < 1) || input.progressSeconds < 1) {
       return yield* new CommissioningFailure({ message: "--baud, --seconds and --progress-seconds must be positive whole numbers", exitCode: exitUsage })
     }
-    yield* capture({ path: input.port, out: input.out, baudRate: input.baud, seconds, progressSeconds: input.progressSeconds })
+    const link = yield* sourceFromFlags(input)
+    if (link._tag !== "serial" && baud !== undefined) {
+      return yield* new CommissioningFailure({ message: "--baud goes with --port only: over the network the console or converter sets the line speed", exitCode: exitUsage })
+    }
+    const source: ConsoleSource = link._tag === "serial" ? { _tag: "serial", path: link.path, baudRate: baud ?? defaultBaud } : link
+    yield* capture({ source, out: input.out, seconds, progressSeconds: input.progressSeconds })
   }, Effect.tapError((error) => Console.error(error.message)))
 ).pipe(
-  Command.withDescription("Record a controller's raw bytes with receive times, for scorebridge replay and for support"),
-  Command.withExamples([{
-    command: "scorebridge capture --port /dev/serial/by-id/usb-FTDI_…-port0 --out court1-$(date +%F).ndjson --seconds 600",
-    description: "Ten minutes of a live game"
-  }])
+  Command.withDescription("Record a controller's raw bytes with receive times (serial, TCP or UDP), for scorebridge replay and for support"),
+  Command.withExamples([
+    {
+      command: "scorebridge capture --port /dev/serial/by-id/usb-FTDI_…-port0 --out court1-$(date +%F).ndjson --seconds 600",
+      description: "Ten minutes of a live game"
+    },
+    {
+      command: "scorebridge capture --tcp-listen 0.0.0.0:4001 --out court2-$(date +%F).ndjson --seconds 600",
+      description: "Ten minutes from a console that connects to this machine (Bodet network output)"
+    }
+  ])
 )
 
 /** Runs `capture` with the given arguments (without the leading `capture`), as `scorebridge capture …` would. */

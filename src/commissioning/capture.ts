@@ -2,27 +2,25 @@ import { closeSync, fsyncSync, openSync, rmSync, writeSync } from "node:fs"
 import { Console, Deferred, Effect, Option, Schedule } from "effect"
 import { captureLine } from "../replay/capture-format.ts"
 import { CommissioningFailure, exitUsage } from "./commissioning-failure.ts"
-import { portProblem } from "./port-problem.ts"
-import { openSerialSession } from "./serial-session.ts"
+import { type ConsoleSource, openSource } from "./source.ts"
 
 export interface CaptureOptions {
-  readonly path: string
+  readonly source: ConsoleSource
   readonly out: string
-  readonly baudRate: number
   /** Stop after this long; undefined: until SIGINT or SIGTERM. */
   readonly seconds: number | undefined
   readonly progressSeconds: number
 }
 
 interface Totals {
-  /** Set once the port is open: before that there is nothing to summarise. */
+  /** Set once the console is there (port open, console connected, first datagram): before that there is nothing to summarise. */
   recording: boolean
   bytes: number
   chunks: number
   startedAt: number
 }
 
-/** The port went away or the file could not be written: what was recorded until then stays in the file. */
+/** The port went away, the console disconnected, or the file could not be written: what was recorded until then stays in the file. */
 const exitCaptureCut = 1
 
 const code = (cause: unknown): string => String((cause as { code?: unknown } | null)?.code ?? cause)
@@ -41,10 +39,16 @@ const openOut = (out: string, totals: Totals) =>
     (fd) => Effect.sync(() => {
       fsyncSync(fd)
       closeSync(fd)
-      // The port never opened: an empty file would only pass for a capture of a silent line.
+      // The console never came: an empty file would only pass for a capture of a silent line.
       if (!totals.recording) rmSync(out, { force: true })
     })
   )
+
+const cutShort = (reason: string, out: string, totals: Totals) =>
+  new CommissioningFailure({
+    message: totals.recording ? `Capture cut short: ${reason}; what arrived until then is in ${out}` : `Nothing captured: ${reason}`,
+    exitCode: exitCaptureCut
+  })
 
 const elapsed = (totals: Totals) => `${Math.round((Date.now() - totals.startedAt) / 1000)} s`
 
@@ -52,18 +56,21 @@ const record = Effect.fnUntraced(function*(options: CaptureOptions, totals: Tota
   const fd = yield* openOut(options.out, totals)
   const writeFailed = yield* Deferred.make<string>()
   // Each chunk is written before the next arrives, so Ctrl-C or kill -9 loses at most the chunk in flight.
-  const session = yield* openSerialSession(options.path, options.baudRate, (chunk) => {
+  const session = yield* openSource(options.source, (chunk) => {
     try {
       writeSync(fd, captureLine(chunk))
+      totals.recording = true
       totals.bytes += chunk.bytes.length
       totals.chunks++
     } catch (cause) {
       Deferred.doneUnsafe(writeFailed, Effect.succeed(`writing ${options.out} failed: ${code(cause)}`))
     }
-  }).pipe(Effect.mapError(portProblem))
+  })
+  if (session.waiting !== undefined) yield* Console.log(`${session.waiting} (Ctrl-C gives up)`)
+  const from = yield* Effect.raceFirst(session.arrived, Effect.flatMap(session.lost, (reason) => Effect.fail(cutShort(reason, options.out, totals))))
   totals.recording = true
   totals.startedAt = Date.now()
-  yield* Console.log(`Recording ${options.path} at ${options.baudRate} baud into ${options.out}${options.seconds === undefined ? " until Ctrl-C" : ` for ${options.seconds} s (Ctrl-C stops earlier)`}…`)
+  yield* Console.log(`Recording ${from} into ${options.out}${options.seconds === undefined ? " until Ctrl-C" : ` for ${options.seconds} s (Ctrl-C stops earlier)`}…`)
   yield* Effect.suspend(() => Console.log(`  ${totals.bytes} bytes in ${totals.chunks} chunks, ${elapsed(totals)}`)).pipe(
     Effect.repeat(Schedule.spaced(options.progressSeconds * 1000)),
     Effect.delay(options.progressSeconds * 1000),
@@ -73,13 +80,11 @@ const record = Effect.fnUntraced(function*(options: CaptureOptions, totals: Tota
     Effect.map(Effect.raceFirst(session.lost, Deferred.await(writeFailed)), Option.some),
     options.seconds === undefined ? Effect.never : Effect.as(Effect.sleep(options.seconds * 1000), Option.none<string>())
   )
-  if (cut._tag === "Some") {
-    return yield* new CommissioningFailure({ message: `Capture cut short: ${cut.value}; what arrived until then is in ${options.out}`, exitCode: exitCaptureCut })
-  }
+  if (cut._tag === "Some") return yield* cutShort(cut.value, options.out, totals)
 })
 
 /**
- * Records raw serial bytes with their receive times into a new NDJSON capture
+ * Records a console's raw bytes (serial, TCP or UDP) with their receive times into a new NDJSON capture
  * (`src/replay/capture-format.ts`) for `scorebridge replay` and support. The
  * summary is printed however it ends, Ctrl-C included.
  */

@@ -2,6 +2,7 @@ import { Effect, type Redacted } from "effect"
 import type { Config } from "../config/schema.ts"
 import { brokerCheck } from "./broker-check.ts"
 import type { CheckOutcome } from "./check-outcome.ts"
+import { networkChecks } from "./network-check.ts"
 import { checkSerialAccess } from "./serial-access.ts"
 import { serviceChecks } from "./service-checks.ts"
 import { checkStateDirectory } from "./state-directory-check.ts"
@@ -30,6 +31,7 @@ export const doctorChecks = (
   return [
     serviceChecks(config, token, gapMs),
     Effect.sync(() => serialLines(config).map(({ label, path }) => checkSerialAccess(label, path))),
+    networkChecks(config),
     Effect.map(brokerCheck(config), (outcome) => [outcome]),
     Effect.sync(() => [checkStateDirectory(config.stateDirectory)])
   ]

@@ -41,13 +41,3 @@ export const openSerialSession = (path: string, baudRate: number, onChunk: (chun
     )
     return { lost: Deferred.await(lost) } satisfies SerialSession
   })
-
-/** Every chunk received within `ms` of opening (fewer if the port dies first); `opened` runs once the port is open. */
-export const listenFor = (path: string, baudRate: number, ms: number, opened: Effect.Effect<void>) =>
-  Effect.scoped(Effect.gen(function*() {
-    const chunks: Array<ReceivedChunk> = []
-    const session = yield* openSerialSession(path, baudRate, (chunk) => chunks.push(chunk))
-    yield* opened
-    yield* Effect.raceFirst(Effect.sleep(ms), session.lost)
-    return chunks
-  }))
