@@ -21,6 +21,7 @@ export const runCli = (runner: string, args: ReadonlyArray<string>, env: Readonl
 export interface Started {
   readonly child: ChildProcess
   readonly stdout: () => string
+  readonly stderr: () => string
   readonly exited: Promise<{ readonly code: number | null; readonly signal: NodeJS.Signals | null }>
 }
 
@@ -28,11 +29,12 @@ export const startCli = (runner: string, args: ReadonlyArray<string>): Started =
   const child = spawn(node, [`test/commissioning/${runner}`, ...args], { stdio: ["ignore", "pipe", "pipe"] })
   let stdout = ""
   child.stdout.setEncoding("utf8").on("data", (text: string) => (stdout += text))
-  child.stderr.resume()
+  let stderr = ""
+  child.stderr.setEncoding("utf8").on("data", (text: string) => (stderr += text))
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.once("exit", (code, signal) => resolve({ code, signal }))
   )
-  return { child, stdout: () => stdout, exited }
+  return { child, stdout: () => stdout, stderr: () => stderr, exited }
 }
 
 /**
