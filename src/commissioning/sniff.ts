@@ -51,7 +51,7 @@ const listenOnce = (source: ConsoleSource, seconds: number, waitSeconds: number,
     const chunks: Array<ReceivedChunk> = []
     const session = yield* openSource(source, (chunk) => chunks.push(chunk))
     if (session.waiting !== undefined) {
-      yield* Console.log(`${session.waiting}\n  (up to ${waitSeconds} s; the ${seconds} s of listening start once it is there)`)
+      yield* Console.log(`${session.waiting}\n  (up to ${waitSeconds} s; listening lasts ${seconds} s from then)`)
     }
     const arrived = yield* Effect.timeoutOption(session.arrived, waitSeconds * 1000)
     if (arrived._tag === "None") return undefined
