@@ -4,8 +4,12 @@ import { join } from "node:path"
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
 import { SimulatorControl } from "../../src/simulator/control-client.ts"
 import { startSimulator, type RunningSimulator } from "../../src/simulator/index.ts"
+import { createSocket } from "node:dgram"
+import { createServer } from "node:net"
+import { freePort } from "../support/free-port.ts"
 import { type Mosquitto, startMosquitto } from "../support/mosquitto.ts"
 import { type PtyPair, startPtyPair } from "../support/pty.ts"
+import { startConsoleServer, stramatelFrames } from "./network-console.ts"
 import { runCli } from "./support.ts"
 
 const token = "venue-token-7f3a9c1e5d"
@@ -52,6 +56,9 @@ interface Setup {
   readonly court2Key?: string
   readonly court2Sport?: string
   readonly stateDirectory?: string
+  /** The scoreboard's protocol and link (YAML under `scoreboard:`), instead of the serial and MQTT ones. */
+  readonly court1Scoreboard?: string
+  readonly court2Scoreboard?: string
 }
 
 let configs = 0
@@ -69,18 +76,18 @@ places:
   - key: court-1
     sport: tennis
     scoreboard:
-      protocol: daktronics-rtd
+${setup.court1Scoreboard ?? `      protocol: daktronics-rtd
       serial:
-        path: ${setup.serialPath ?? pty.daemonPath}
+        path: ${setup.serialPath ?? pty.daemonPath}`}
   - key: ${setup.court2Key ?? "court-2"}
     sport: ${setup.court2Sport ?? "volleyball"}
     scoreboard:
-      protocol: json
+${setup.court2Scoreboard ?? `      protocol: json
       mqtt:
         topics: [venue/court-2/score]
       options:
         framing: message
-        fields: { home: home, away: away }
+        fields: { home: home, away: away }`}
 `)
   return file
 }
@@ -96,6 +103,17 @@ const failure = (stdout: string, what: string): { readonly line: string; readonl
   expect(index, `a FAIL line about ${what} in:\n${stdout}`).toBeGreaterThanOrEqual(0)
   return { line: lines[index]!, advice: lines[index + 1] ?? "" }
 }
+
+/** The WARN line containing `what`, with the advice line right after it. */
+const warning = (stdout: string, what: string): { readonly line: string; readonly advice: string } => {
+  const lines = stdout.split("\n")
+  const index = lines.findIndex((line) => line.startsWith("[WARN]") && line.includes(what))
+  expect(index, `a WARN line about ${what} in:\n${stdout}`).toBeGreaterThanOrEqual(0)
+  return { line: lines[index]!, advice: lines[index + 1] ?? "" }
+}
+
+/** A Stramatel scoreboard reached over `link` (YAML under scoreboard:, without its first indent). */
+const stramatelOver = (link: string): string => `      protocol: stramatel-452m\n      ${link}`
 
 describe("scorebridge doctor (process)", () => {
   it("passes every check against the service, a pty and a broker, spacing its requests", async () => {
@@ -200,5 +218,80 @@ describe("scorebridge doctor (process)", () => {
     expect(run.stdout).toMatch(/^\[FAIL\] config .*broken\.yaml: invalid/u)
     expect(run.stdout).toMatch(/broken\.yaml:\d+:\d+ /u)
     expect(await control.requests()).toEqual([])
+  })
+
+  it("fails a tcp connect target that refuses, and warns of a listen port in use (most often the running daemon's)", async () => {
+    const refusing = await freePort()
+    const held = createServer()
+    const heldPort = await freePort()
+    await new Promise<void>((resolve) => held.listen({ host: "127.0.0.1", port: heldPort }, () => resolve()))
+    try {
+      const run = await doctor(configFile({
+        court1Scoreboard: stramatelOver(`tcp:\n        connect: 127.0.0.1:${refusing}`),
+        court2Scoreboard: stramatelOver(`tcp:\n        listen: 127.0.0.1:${heldPort}`)
+      }))
+      expect(run.code).toBe(1)
+      const { line, advice } = failure(run.stdout, "place court-1 scoreboard tcp connect")
+      expect(line).toBe(`[FAIL] place court-1 scoreboard tcp connect 127.0.0.1:${refusing}: 127.0.0.1:${refusing} refused the connection: nothing listens on that port (device off, wrong port, or a converter not in TCP server mode?)`)
+      expect(advice).toMatch(/what to do: check that the console or converter is on .*places\[0\]\.scoreboard\.tcp\.connect.*TCP server mode/u)
+      const inUse = warning(run.stdout, "place court-2 scoreboard tcp listen")
+      expect(inUse.line).toBe(`[WARN] place court-2 scoreboard tcp listen 127.0.0.1:${heldPort}: in use (the daemon itself if it is running: check \`systemctl status scorebridge\`)`)
+      expect(inUse.advice).toContain(`sudo ss -ltnp 'sport = :${heldPort}'`)
+      expect(run.stdout).toMatch(/1 check\(s\) failed, 1 warning\(s\)/u)
+    } finally {
+      await new Promise((resolve) => held.close(resolve))
+    }
+  })
+
+  it("counts the bytes a connect target sends in 2 s, and warns of one that accepts but sends nothing", async () => {
+    const sending = await startConsoleServer(stramatelFrames(20))
+    const silent = await startConsoleServer(undefined)
+    try {
+      const run = await doctor(configFile({
+        court1Scoreboard: stramatelOver(`tcp:\n        connect: 127.0.0.1:${sending.port}`),
+        court2Scoreboard: stramatelOver(`tcp:\n        connect: 127.0.0.1:${silent.port}`)
+      }))
+      expect(run.stdout).not.toMatch(/\[FAIL\]/u)
+      expect(run.code).toBe(0)
+      const connected = lineOf(run.stdout, "place court-1 scoreboard tcp connect")!
+      const bytes = Number(connected.match(new RegExp(`^\\[ OK \\] place court-1 scoreboard tcp connect 127\\.0\\.0\\.1:${sending.port}: connected, (\\d+) bytes in 2 s$`, "u"))?.[1])
+      // Sent 54 bytes every 10 ms: far more than a frame, whatever the timer's slack.
+      expect(bytes).toBeGreaterThan(1000)
+      const quiet = warning(run.stdout, "place court-2 scoreboard tcp connect")
+      expect(quiet.line).toBe(`[WARN] place court-2 scoreboard tcp connect 127.0.0.1:${silent.port}: connected, but no bytes in 2 s`)
+      expect(quiet.advice).toMatch(/the console side is silent or its line settings are wrong: .*converter's serial settings \(speed, 8N1/u)
+      expect(run.stdout).toMatch(/All \d+ checks passed, 1 warning\(s\)\./u)
+      expect([sending.accepted(), silent.accepted()]).toEqual([1, 1])
+    } finally {
+      await sending.close()
+      await silent.close()
+    }
+  })
+
+  it("passes a free listen port, warns of a UDP port in use, and lets both go", async () => {
+    const udpPort = await freePort()
+    const held = createSocket("udp4")
+    await new Promise<void>((resolve) => held.bind(udpPort, "127.0.0.1", () => resolve()))
+    const tcpPort = await freePort()
+    try {
+      const run = await doctor(configFile({
+        court1Scoreboard: stramatelOver(`udp:\n        listen: 127.0.0.1:${udpPort}`),
+        court2Scoreboard: stramatelOver(`tcp:\n        listen: 127.0.0.1:${tcpPort}`)
+      }))
+      expect(run.code).toBe(0)
+      const inUse = warning(run.stdout, "place court-1 scoreboard udp listen")
+      expect(inUse.line).toMatch(new RegExp(`^\\[WARN\\] place court-1 scoreboard udp listen 127\\.0\\.0\\.1:${udpPort}: in use \\(the daemon itself if it is running`, "u"))
+      expect(inUse.advice).toContain(`sudo ss -lunp 'sport = :${udpPort}'`)
+      expect(lineOf(run.stdout, "place court-2 scoreboard tcp listen")).toBe(`[ OK ] place court-2 scoreboard tcp listen 127.0.0.1:${tcpPort}: free to listen on`)
+    } finally {
+      await new Promise<void>((resolve) => held.close(() => resolve()))
+    }
+    // Doctor let the port go: the daemon can bind it.
+    const server = createServer()
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject)
+      server.listen({ host: "127.0.0.1", port: tcpPort, exclusive: true }, () => resolve())
+    })
+    await new Promise((resolve) => server.close(resolve))
   })
 })
