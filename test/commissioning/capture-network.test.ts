@@ -148,6 +148,16 @@ describe("scorebridge capture over the network (process)", () => {
     expect(recorded().map((c) => Buffer.from(c.bytes))).toEqual(datagrams.map((d) => Buffer.from(d)))
   })
 
+  it("gives up on Ctrl-C while no console has connected, leaving no file", async () => {
+    const port = await freePort()
+    const started = await start(["--tcp-listen", `127.0.0.1:${port}`, "--seconds", "5"], "Waiting for a console")
+    started.child.kill("SIGINT")
+    expect((await started.exited).code).toBe(130)
+    running = undefined
+    expect(started.stdout()).not.toMatch(/Recording|Captured/u)
+    expect(existsSync(out)).toBe(false)
+  })
+
   it("exits 1 when the console disconnects, keeping what arrived", async () => {
     const port = await freePort()
     const started = await start(["--tcp-listen", `127.0.0.1:${port}`], "Waiting for a console")
