@@ -1,4 +1,4 @@
-import type { Reading } from "../../src/domain/reading.ts"
+import { ReadingBatch } from "../shared/reading-batch.ts"
 import { type Decoder, type DecoderStats, emptyStats, type ProtocolDefinition } from "../decoder.ts"
 import { group, hasValidLrc, makeFrameSplitter, shortestFrame, STX } from "./framing.ts"
 import { message11, readMessage11 } from "./message-11.ts"
@@ -37,9 +37,7 @@ export const bodetScorepad: ProtocolDefinition<BodetOptions> = {
     const splitter = makeFrameSplitter(capacityOf(options.maxFrameBytes), stats)
     const letters = periodTable(options.sport, options.periodLetters)
     const sportDigit = options.sportDigit === undefined ? undefined : options.sportDigit.charCodeAt(0)
-    // Most pushes complete no message 11: they share one empty result instead of allocating.
-    const none: ReadonlyArray<Reading> = []
-    let readings: Array<Reading> | undefined
+    const batch = new ReadingBatch()
 
     const notForUs = (length: number) => {
       stats.otherMessages++
@@ -60,8 +58,7 @@ export const bodetScorepad: ProtocolDefinition<BodetOptions> = {
       if (sportDigit !== undefined && frame[message11.sport] !== sportDigit) return notForUs(length)
       try {
         const reading = readMessage11(frame, startedAt, letters)
-        if (readings === undefined) readings = [reading]
-        else readings.push(reading)
+        batch.add(reading)
         stats.frames++
       } catch {
         stats.badFrames++
@@ -71,9 +68,8 @@ export const bodetScorepad: ProtocolDefinition<BodetOptions> = {
     return {
       stats,
       push(chunk, receivedAt) {
-        readings = undefined
         splitter.push(chunk, receivedAt, onFrame)
-        return readings ?? none
+        return batch.take()
       }
     }
   }

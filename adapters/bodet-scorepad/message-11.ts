@@ -1,5 +1,6 @@
 import type { Reading } from "../../src/domain/reading.ts"
 import { MalformedFrame } from "../shared/field-values.ts"
+import { blankPaddedNumber } from "../shared/fixed-width.ts"
 
 /**
  * Message 11 (clock, score, period), offsets from SOH. Byte 6 is a status
@@ -23,21 +24,6 @@ const zero = 0x30
 const isDigit = (byte: number) => byte >= zero && byte <= zero + 9
 
 type Draft = { -readonly [K in keyof Reading]: Reading[K] }
-
-/** Right-aligned digits after leading blanks; all blank is "not shown". Anything else (a flag byte included) throws. */
-const numberAt = (frame: Uint8Array, at: number, width: number): number | undefined => {
-  let i = at
-  const end = at + width
-  while (i < end && frame[i] === blank) i++
-  if (i === end) return undefined
-  let value = 0
-  for (; i < end; i++) {
-    const byte = frame[i]!
-    if (!isDigit(byte)) throw new MalformedFrame(`byte ${i} is not a digit`)
-    value = value * 10 + byte - zero
-  }
-  return value
-}
 
 /** `mmss`, blank-padded (" 134" is 1:34). The clock is never a score: an odd one is left out, not fatal. */
 const clockAt = (frame: Uint8Array, at: number): string | undefined => {
@@ -63,8 +49,8 @@ const periodAt = (byte: number, letters: ReadonlyMap<number, number>): number | 
 /** One whole message-11 frame (LRC already checked) → Reading; throws `MalformedFrame` for anything not shown as documented. */
 export const readMessage11 = (frame: Uint8Array, receivedAt: number, letters: ReadonlyMap<number, number>): Reading => {
   const reading: Draft = { receivedAt }
-  const home = numberAt(frame, message11.home, message11.score)
-  const away = numberAt(frame, message11.away, message11.score)
+  const home = blankPaddedNumber(frame, message11.home, message11.score)
+  const away = blankPaddedNumber(frame, message11.away, message11.score)
   if ((home === undefined) !== (away === undefined)) throw new MalformedFrame("one side of the score blank")
   if (home !== undefined && away !== undefined) {
     reading.home = home

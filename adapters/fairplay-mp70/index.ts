@@ -1,4 +1,4 @@
-import type { Reading } from "../../src/domain/reading.ts"
+import { ReadingBatch } from "../shared/reading-batch.ts"
 import { type Decoder, emptyStats, type ProtocolDefinition } from "../decoder.ts"
 import { defaultMaxPacketBytes, PacketSplitter } from "./framing.ts"
 import { type FairPlayOptions, layoutProblem, optionsSchema, overtimePeriodOf, regulationPeriods, resolveLayout } from "./options.ts"
@@ -30,9 +30,7 @@ export const fairplayMp70: ProtocolDefinition<FairPlayOptions> = {
     // Never below minLength, or no packet could ever be read.
     const requested = Number.isInteger(options.maxFrameBytes) ? options.maxFrameBytes! : defaultMaxPacketBytes
     const splitter = new PacketSplitter(Math.max(requested, minLength), stats)
-    // Most pushes complete no packet: they share one empty result instead of allocating.
-    const none: ReadonlyArray<Reading> = []
-    let readings: Array<Reading> | undefined
+    const batch = new ReadingBatch()
 
     const onPacket = (packet: Uint8Array, length: number, startedAt: number) => {
       const type = packet[1]
@@ -49,8 +47,7 @@ export const fairplayMp70: ProtocolDefinition<FairPlayOptions> = {
         const reading = type === clockPacket
           ? readClock(packet, positions, startedAt)
           : readState(packet, positions, overtimePeriod, startedAt)
-        if (readings === undefined) readings = [reading]
-        else readings.push(reading)
+        batch.add(reading)
         stats.frames++
       } catch {
         stats.badFrames++
@@ -60,9 +57,8 @@ export const fairplayMp70: ProtocolDefinition<FairPlayOptions> = {
     return {
       stats,
       push(chunk, receivedAt) {
-        readings = undefined
         splitter.push(chunk, receivedAt, onPacket)
-        return readings ?? none
+        return batch.take()
       }
     }
   }

@@ -1,5 +1,6 @@
 import type { GamePoint, Reading, Side } from "../../src/domain/reading.ts"
 import { MalformedFrame } from "../shared/field-values.ts"
+import { blankPaddedNumber } from "../shared/fixed-width.ts"
 import type { Digits, Layout, Sides } from "./layouts.ts"
 
 const blank = 0x20
@@ -8,24 +9,6 @@ const tieBreakOn = 0x31
 
 type Draft = { -readonly [K in keyof Reading]: Reading[K] }
 
-/**
- * A right-aligned number: leading blanks, then digits. All blank is
- * `undefined` (nothing shown); anything else is a malformed frame.
- */
-const numberAt = (frame: Uint8Array, at: number, width: number): number | undefined => {
-  let i = at
-  const end = at + width
-  while (i < end && frame[i] === blank) i++
-  if (i === end) return undefined
-  let value = 0
-  for (; i < end; i++) {
-    const digit = frame[i]! - zero
-    if (digit < 0 || digit > 9) throw new MalformedFrame(`byte ${i} is not a digit`)
-    value = value * 10 + digit
-  }
-  return value
-}
-
 const pairOf = <A>(home: A | undefined, away: A | undefined): readonly [A, A] | undefined => {
   if (home === undefined && away === undefined) return undefined
   if (home === undefined || away === undefined) throw new MalformedFrame("one side blank")
@@ -33,12 +16,12 @@ const pairOf = <A>(home: A | undefined, away: A | undefined): readonly [A, A] | 
 }
 
 const digitsPair = (frame: Uint8Array, base: number, sides: Sides<Digits>) =>
-  pairOf(numberAt(frame, base + sides.home.at, sides.home.width), numberAt(frame, base + sides.away.at, sides.away.width))
+  pairOf(blankPaddedNumber(frame, base + sides.home.at, sides.home.width), blankPaddedNumber(frame, base + sides.away.at, sides.away.width))
 
 const gamePointText: Readonly<Record<string, GamePoint>> = { "0": "0", "00": "0", "15": "15", "30": "30", "40": "40", "A": "AD", "AD": "AD" }
 
 const gamePointAt = (frame: Uint8Array, at: number, tieBreak: boolean): GamePoint | undefined => {
-  if (tieBreak) return numberAt(frame, at, 2)
+  if (tieBreak) return blankPaddedNumber(frame, at, 2)
   const text = String.fromCharCode(frame[at]!, frame[at + 1]!).trim().toUpperCase()
   if (text === "") return undefined
   const point = gamePointText[text]
@@ -73,7 +56,7 @@ const setsAt = (frame: Uint8Array, base: number, layout: Layout, period: number 
   for (let set = 1; set < period; set++) {
     const slot = setSlots[set - 1]
     if (slot === undefined) return sets
-    const tally = pairOf(numberAt(frame, base + slot.home, 2), numberAt(frame, base + slot.away, 2))
+    const tally = pairOf(blankPaddedNumber(frame, base + slot.home, 2), blankPaddedNumber(frame, base + slot.away, 2))
     if (tally === undefined || (tally[0] === 0 && tally[1] === 0)) return sets
     sets.push(tally)
   }
@@ -96,11 +79,11 @@ export const readFrame = (frame: Uint8Array, base: number, layout: Layout, recei
     const points = pairOf(gamePointAt(frame, base + home, tieBreak), gamePointAt(frame, base + away, tieBreak))
     if (points !== undefined) reading.gamePoints = points
   }
-  const period = layout.period === undefined ? undefined : numberAt(frame, base + layout.period, 1)
+  const period = layout.period === undefined ? undefined : blankPaddedNumber(frame, base + layout.period, 1)
   if (period !== undefined) reading.period = period
   if (layout.setsWon !== undefined) {
     const { away, home } = layout.setsWon
-    const setsWon = pairOf(numberAt(frame, base + home, 1), numberAt(frame, base + away, 1))
+    const setsWon = pairOf(blankPaddedNumber(frame, base + home, 1), blankPaddedNumber(frame, base + away, 1))
     if (setsWon !== undefined) reading.setsWon = setsWon
   }
   const sets = setsAt(frame, base, layout, period)

@@ -1,4 +1,4 @@
-import type { Reading } from "../../src/domain/reading.ts"
+import { ReadingBatch } from "../shared/reading-batch.ts"
 import { type Decoder, emptyStats, type ProtocolDefinition } from "../decoder.ts"
 import { frameLength, makeFrameScanner } from "./framing.ts"
 import { readFrame } from "./frame-reader.ts"
@@ -20,9 +20,7 @@ export const stramatel452m: ProtocolDefinition<StramatelOptions> = {
     const sportOf = sportTable(options.sportCodes)
     const layout = layoutOf(options.sport)
     const scanner = makeFrameScanner((bytes) => stats.skippedBytes += bytes)
-    // Most pushes complete no frame: they share one empty result instead of allocating.
-    const none: ReadonlyArray<Reading> = []
-    let readings: Array<Reading> | undefined
+    const batch = new ReadingBatch()
     let receivedAt = 0
 
     // Other sports' frames (player names, individual points) share the bus: skipped, not bad.
@@ -34,8 +32,7 @@ export const stramatel452m: ProtocolDefinition<StramatelOptions> = {
       } else {
         try {
           const reading = readFrame(buffer, offset, layout, receivedAt)
-          if (readings === undefined) readings = [reading]
-          else readings.push(reading)
+          batch.add(reading)
           stats.frames++
         } catch {
           stats.badFrames++
@@ -46,10 +43,9 @@ export const stramatel452m: ProtocolDefinition<StramatelOptions> = {
     return {
       stats,
       push(chunk, at) {
-        readings = undefined
         receivedAt = at
         scanner.push(chunk, onFrame)
-        return readings ?? none
+        return batch.take()
       }
     }
   }
