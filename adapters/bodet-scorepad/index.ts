@@ -56,13 +56,7 @@ export const bodetScorepad: ProtocolDefinition<BodetOptions> = {
         return
       }
       if (sportDigit !== undefined && frame[message11.sport] !== sportDigit) return notForUs(length)
-      try {
-        const reading = readMessage11(frame, startedAt, letters)
-        batch.add(reading)
-        stats.frames++
-      } catch {
-        stats.badFrames++
-      }
+      batch.read(stats, () => readMessage11(frame, startedAt, letters))
     }
 
     return {

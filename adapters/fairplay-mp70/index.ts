@@ -43,15 +43,11 @@ export const fairplayMp70: ProtocolDefinition<FairPlayOptions> = {
         stats.badFrames++
         return
       }
-      try {
-        const reading = type === clockPacket
+      batch.read(stats, () =>
+        type === clockPacket
           ? readClock(packet, positions, startedAt)
           : readState(packet, positions, overtimePeriod, startedAt)
-        batch.add(reading)
-        stats.frames++
-      } catch {
-        stats.badFrames++
-      }
+      )
     }
 
     return {

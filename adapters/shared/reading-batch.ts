@@ -1,4 +1,5 @@
 import type { Reading } from "../../src/domain/reading.ts"
+import type { DecoderStats } from "../decoder.ts"
 
 // Most pushes complete no frame: they share one empty result instead of allocating.
 const none: ReadonlyArray<Reading> = []
@@ -10,6 +11,19 @@ export class ReadingBatch {
   add(reading: Reading): void {
     if (this.readings === undefined) this.readings = [reading]
     else this.readings.push(reading)
+  }
+
+  /**
+   * Reads one frame into the batch, counted in `stats.frames`; a frame `read` throws on
+   * (a field not as documented) is counted in `stats.badFrames` and makes no reading.
+   */
+  read(stats: DecoderStats, read: () => Reading): void {
+    try {
+      this.add(read())
+      stats.frames++
+    } catch {
+      stats.badFrames++
+    }
   }
 
   /** What this push completed; the batch starts empty again for the next one. */

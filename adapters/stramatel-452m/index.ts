@@ -30,13 +30,7 @@ export const stramatel452m: ProtocolDefinition<StramatelOptions> = {
       } else if (layout === undefined) {
         stats.badFrames++
       } else {
-        try {
-          const reading = readFrame(buffer, offset, layout, receivedAt)
-          batch.add(reading)
-          stats.frames++
-        } catch {
-          stats.badFrames++
-        }
+        batch.read(stats, () => readFrame(buffer, offset, layout, receivedAt))
       }
     }
 
