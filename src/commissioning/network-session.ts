@@ -1,7 +1,7 @@
 import { Deferred, Effect } from "effect"
 import { createSocket, type Socket as Datagrams } from "node:dgram"
 import { connect, createServer, type Server, type Socket } from "node:net"
-import { formatHostPort, type HostPort } from "../domain/host-port.ts"
+import { formatHostPort, type HostPort, plainAddress } from "../domain/host-port.ts"
 import type { ReceivedChunk } from "../domain/received.ts"
 import { networkProblem } from "../transport/network-problem.ts"
 import { CommissioningFailure, exitUsage } from "./commissioning-failure.ts"
@@ -27,9 +27,6 @@ const connectTimeoutMs = 5_000
 
 const cannot = (err: unknown, endpoint: string) => new CommissioningFailure({ message: networkProblem(err, endpoint), exitCode: exitUsage })
 
-/** "::ffff:192.168.1.60" as a dual-stack socket reports an IPv4 peer. */
-const plain = (address: string | undefined) => (address ?? "?").replace(/^::ffff:(\d+\.\d+\.\d+\.\d+)$/u, "$1")
-
 /**
  * Waits for a console to connect (Bodet's network output). As in the daemon, a second
  * connection replaces the first: a console that rebooted connects again before its old
@@ -42,7 +39,7 @@ export const tcpListenSession = (endpoint: HostPort, sinks: Sinks) =>
     const lost = yield* Deferred.make<string>()
     const current: { socket: Socket | undefined; peer: string } = { socket: undefined, peer: "" }
     const onConnection = (socket: Socket) => {
-      const peer = `${plain(socket.remoteAddress)}:${socket.remotePort}`
+      const peer = `${plainAddress(socket.remoteAddress)}:${socket.remotePort}`
       const previous = current.socket === undefined ? undefined : current.peer
       current.socket?.destroy()
       current.socket = socket
@@ -141,7 +138,7 @@ export const udpListenSession = (endpoint: HostPort, sinks: Sinks) =>
       Effect.callback<Datagrams, CommissioningFailure>((resume) => {
         let bound = false
         const socket = createSocket({ type: endpoint.host.includes(":") ? "udp6" : "udp4" })
-        socket.on("message", (bytes, info) => onDatagram(bytes, plain(info.address), info.port))
+        socket.on("message", (bytes, info) => onDatagram(bytes, plainAddress(info.address), info.port))
         socket.on("error", (err) => {
           if (bound) Deferred.doneUnsafe(lost, Effect.succeed(networkProblem(err, address)))
           else resume(Effect.fail(cannot(err, address)))

@@ -24,3 +24,6 @@ export const formatHostPort = ({ host, port }: HostPort): string => `${host.incl
 
 /** The JSON Schema pattern of `hostPortProblem`'s shape, for editors. */
 export const hostPortPattern = "^(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9.-]+):[0-9]{1,5}$"
+
+/** "::ffff:192.168.1.60", as a dual-stack socket reports an IPv4 peer, as people write it. */
+export const plainAddress = (address: string | undefined): string => (address ?? "?").replace(/^::ffff:(\d+\.\d+\.\d+\.\d+)$/u, "$1")

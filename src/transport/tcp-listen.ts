@@ -1,7 +1,7 @@
 import { Deferred, Effect, Queue, Stream } from "effect"
 import { createServer, type Server, type Socket } from "node:net"
 import type { HostPort } from "../domain/host-port.ts"
-import { formatHostPort } from "../domain/host-port.ts"
+import { formatHostPort, plainAddress } from "../domain/host-port.ts"
 import type { LinkState, ReceivedChunk } from "../domain/received.ts"
 import { superviseLink } from "./link-supervisor.ts"
 import { networkProblem } from "./network-problem.ts"
@@ -59,7 +59,7 @@ const listenSession = Effect.fnUntraced(function*(
   const server = yield* Effect.acquireRelease(
     openServer(options.endpoint, address, (reason) => Deferred.doneUnsafe(lost, Effect.succeed(reason)), (socket) => {
       socket.setKeepAlive(true, keepAliveMs)
-      const peer = `${socket.remoteAddress}:${socket.remotePort}`
+      const peer = `${plainAddress(socket.remoteAddress)}:${socket.remotePort}`
       const previous = console.current
       console.current = socket
       console.peer = peer
@@ -85,7 +85,7 @@ const listenSession = Effect.fnUntraced(function*(
         Queue.offerUnsafe(events, { _tag: "connected", peer })
       } else {
         previous.destroy()
-        Queue.offerUnsafe(events, { _tag: "replaced", previous: `${previous.remoteAddress}:${previous.remotePort}`, peer })
+        Queue.offerUnsafe(events, { _tag: "replaced", previous: `${plainAddress(previous.remoteAddress)}:${previous.remotePort}`, peer })
       }
     }),
     (server) => Effect.sync(() => {

@@ -1,7 +1,7 @@
 import { Deferred, Effect, Queue, Stream } from "effect"
 import { createSocket, type Socket } from "node:dgram"
 import type { HostPort } from "../domain/host-port.ts"
-import { formatHostPort } from "../domain/host-port.ts"
+import { formatHostPort, plainAddress } from "../domain/host-port.ts"
 import type { LinkState, ReceivedChunk } from "../domain/received.ts"
 import { superviseLink } from "./link-supervisor.ts"
 import { networkProblem } from "./network-problem.ts"
@@ -17,9 +17,6 @@ export interface UdpListenOptions {
 
 /** Senders named in the log as ignored; more are only counted, so a flood cannot grow memory. */
 const maxNamedStrangers = 16
-
-/** "::ffff:192.168.1.60" as a dual-stack socket reports an IPv4 sender. */
-const plainAddress = (address: string) => address.replace(/^::ffff:(\d+\.\d+\.\d+\.\d+)$/u, "$1")
 
 /**
  * Datagrams from one console, each stamped on arrival as one chunk. The link is up while
