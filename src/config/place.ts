@@ -51,6 +51,10 @@ const quietSeconds = (what: string) =>
     default: 10
   }).pipe(Schema.withDecodingDefaultKey(Effect.succeed(10)))
 
+const consoleAddress = Schema.String.check(Schema.makeFilter((text: string) =>
+  isIP(text) === 0 ? "must be the console's IP address, e.g. 192.168.1.60" : undefined
+))
+
 const TcpLink = Schema.Struct({
   listen: Schema.optionalKey(hostPort("0.0.0.0:4001").annotate({
     description: "The console connects to the bridge (Bodet network output): address and port to listen on, e.g. 0.0.0.0:4001. "
@@ -59,6 +63,10 @@ const TcpLink = Schema.Struct({
   connect: Schema.optionalKey(hostPort("192.168.1.50:4001").annotate({
     description: "The bridge connects to the console, or to a serial-to-Ethernet converter in TCP server mode (Moxa NPort, USR-TCP232), "
       + "e.g. 192.168.1.50:4001; reconnects forever on the serial ports' back-off."
+  })),
+  from: Schema.optionalKey(consoleAddress.annotate({
+    description: "With listen: only connections from this IP address are taken; others are closed and logged. Without it, any device "
+      + "that connects replaces the console's connection."
   })),
   quietSeconds: quietSeconds(
     "A connection with no bytes for this long is reported down, like an unplugged cable; with connect: it is also closed and opened again."
@@ -70,15 +78,15 @@ const TcpLink = Schema.Struct({
       ? { path: ["connect"], issue: "give either listen: (the console connects to the bridge) or connect: (the bridge connects to the console), not both" }
       : tcp.listen === undefined && tcp.connect === undefined
       ? "give listen: HOST:PORT (the console connects to the bridge) or connect: HOST:PORT (the bridge connects to the console or a converter)"
+      : tcp.from !== undefined && tcp.listen === undefined
+      ? { path: ["from"], issue: "goes with listen: (which consoles may connect); with connect: the bridge chooses whom it talks to" }
       : undefined,
   { toJsonSchema: () => ({ oneOf: [{ required: ["listen"] }, { required: ["connect"] }] }) }
 )).annotate({ description: "A console or serial-to-Ethernet converter on the network, over TCP." })
 
 const UdpLink = Schema.Struct({
   listen: hostPort("0.0.0.0:4002").annotate({ description: "Address and port the console sends its datagrams to, e.g. 0.0.0.0:4002." }),
-  from: Schema.optionalKey(Schema.String.check(Schema.makeFilter((text: string) =>
-    isIP(text) === 0 ? "must be the console's IP address, e.g. 192.168.1.60" : undefined
-  )).annotate({ description: "Only datagrams from this IP address are read; others are counted and ignored." })),
+  from: Schema.optionalKey(consoleAddress.annotate({ description: "Only datagrams from this IP address are read; others are counted and ignored." })),
   quietSeconds: quietSeconds("No datagram for this long is reported as the link down, like an unplugged cable."),
   maxFrameBytes
 }).annotate({ description: "A console sending UDP datagrams: each datagram is stamped on arrival (a JSON payload is one document)." })

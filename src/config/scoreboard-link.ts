@@ -12,7 +12,8 @@ export interface LinkDescription {
 export const scoreboardLink = (board: Scoreboard): LinkDescription => {
   if (board.serial !== undefined) return { kind: "serial", target: board.serial.path }
   if (board.tcp !== undefined) {
-    return { kind: "tcp", target: board.tcp.listen !== undefined ? `listen ${board.tcp.listen}` : board.tcp.connect ?? "" }
+    const from = board.tcp.from === undefined ? "" : ` from ${board.tcp.from}`
+    return { kind: "tcp", target: board.tcp.listen !== undefined ? `listen ${board.tcp.listen}${from}` : board.tcp.connect ?? "" }
   }
   if (board.udp !== undefined) {
     return { kind: "udp", target: `listen ${board.udp.listen}${board.udp.from === undefined ? "" : ` from ${board.udp.from}`}` }

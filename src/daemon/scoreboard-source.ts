@@ -30,7 +30,7 @@ export const scoreboardChunks = (
   if (tcp !== undefined) {
     const quietMs = tcp.quietSeconds * 1000
     return tcp.listen !== undefined
-      ? tcpListenChunks({ endpoint: parseHostPort(tcp.listen), quietMs }, onState)
+      ? tcpListenChunks({ endpoint: parseHostPort(tcp.listen), quietMs, ...(tcp.from === undefined ? {} : { from: tcp.from }) }, onState)
       : tcpConnectChunks({ endpoint: parseHostPort(tcp.connect!), quietMs }, onState)
   }
   const udp = scoreboard.udp

@@ -10,6 +10,8 @@ import { keepAliveMs } from "./tcp-connect.ts"
 
 export interface TcpListenOptions {
   readonly endpoint: HostPort
+  /** Only connections from this address are taken; others are closed. */
+  readonly from?: string
   /** No bytes for this long from the connected console: reported down, like an unplugged cable. */
   readonly quietMs: number
 }
@@ -20,6 +22,10 @@ type ConsoleEvent =
   | { readonly _tag: "replaced"; readonly previous: string; readonly peer: string }
   | { readonly _tag: "closed"; readonly peer: string; readonly reason: string }
   | { readonly _tag: "back"; readonly peer: string }
+  | { readonly _tag: "refused"; readonly peer: string }
+
+/** Strangers named in the log; more are only closed, so a scan of the port cannot grow memory. */
+const maxNamedStrangers = 16
 
 /**
  * Bytes from a console that connects to the bridge (Bodet's network output connects to a
@@ -56,10 +62,21 @@ const listenSession = Effect.fnUntraced(function*(
   const events = yield* Queue.unbounded<ConsoleEvent>()
   const silence = new Silence(options.quietMs, Date.now())
   const console: { current: Socket | undefined; peer: string } = { current: undefined, peer: "" }
+  const strangers = new Set<string>()
   const server = yield* Effect.acquireRelease(
     openServer(options.endpoint, address, (reason) => Deferred.doneUnsafe(lost, Effect.succeed(reason)), (socket) => {
+      const address = plainAddress(socket.remoteAddress)
+      const peer = `${address}:${socket.remotePort}`
+      // A device that is not the console must not take its place: closed before it can.
+      if (options.from !== undefined && address !== options.from) {
+        socket.destroy()
+        if (!strangers.has(address) && strangers.size < maxNamedStrangers) {
+          strangers.add(address)
+          Queue.offerUnsafe(events, { _tag: "refused", peer })
+        }
+        return
+      }
       socket.setKeepAlive(true, keepAliveMs)
-      const peer = `${plainAddress(socket.remoteAddress)}:${socket.remotePort}`
       const previous = console.current
       console.current = socket
       console.peer = peer
@@ -115,6 +132,8 @@ const listenSession = Effect.fnUntraced(function*(
       case "back":
         onState(connectedVia(event.peer))
         return Effect.log(`console ${event.peer} sends again`)
+      case "refused":
+        return Effect.logWarning(`closed a connection from ${event.peer} on ${address}: only ${options.from} may connect (further ones from that address are closed silently)`)
     }
   }
   yield* Effect.forkScoped(Effect.forever(Effect.flatMap(Queue.take(events), follow)))

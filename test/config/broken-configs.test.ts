@@ -88,6 +88,7 @@ const cases: ReadonlyArray<Case> = [
   { name: "tcp with neither", yaml: tcpBoard({ quietSeconds: 5 }), path: "places[0].scoreboard.tcp", message: "give listen: HOST:PORT" },
   { name: "tcp listen without a port", yaml: tcpBoard({ listen: "0.0.0.0" }), path: "places[0].scoreboard.tcp.listen", message: "must be host:port, e.g. 0.0.0.0:4001" },
   { name: "tcp connect to port 0", yaml: tcpBoard({ connect: "192.168.1.50:0" }), path: "places[0].scoreboard.tcp.connect", message: "port 1–65535" },
+  { name: "tcp from with connect", yaml: tcpBoard({ connect: "192.168.1.50:4001", from: "192.168.1.50" }), path: "places[0].scoreboard.tcp.from", message: "goes with listen:" },
   { name: "tcp quiet too short", yaml: tcpBoard({ listen: "0.0.0.0:4001", quietSeconds: 0 }), path: "places[0].scoreboard.tcp.quietSeconds", message: "between 1 and 3600, got 0" },
   { name: "udp from a host name", yaml: edit((c) => { delete c.places[0].scoreboard.serial; c.places[0].scoreboard.udp = { listen: "0.0.0.0:4002", from: "console.local" } }), path: "places[0].scoreboard.udp.from", message: "must be the console's IP address" },
   { name: "tcp listen on the status port", yaml: edit((c) => { c.status = { listen: "127.0.0.1:4001" }; delete c.places[0].scoreboard.serial; c.places[0].scoreboard.tcp = { listen: "0.0.0.0:4001" } }), path: "places[0].scoreboard.tcp.listen", message: "TCP 0.0.0.0:4001 is also used by status.listen: give each console its own port" },

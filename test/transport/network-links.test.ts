@@ -39,9 +39,9 @@ const track = (reading: Reading) => {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
-const tcpClient = (port: number): Promise<Socket> =>
+const tcpClient = (port: number, localAddress = "127.0.0.1"): Promise<Socket> =>
   new Promise((resolve, reject) => {
-    const socket = connect({ host: "127.0.0.1", port }, () => resolve(socket))
+    const socket = connect({ host: "127.0.0.1", port, localAddress }, () => resolve(socket))
     socket.once("error", reject)
     cleanups.push(() => socket.destroy())
   })
@@ -89,6 +89,24 @@ describe("tcp listen: the console connects to the bridge", () => {
     third.write("EF")
     await eventually("bytes after the console came back", () => (reading.received() === "ABCDEF" ? true : undefined))
     await stateIs(reading, "connected")
+  })
+
+  it("with from:, closes another device's connection instead of letting it replace the console's", async () => {
+    const port = await freePort()
+    const reading = track(startReading((onState) =>
+      tcpListenChunks({ endpoint: { host: "127.0.0.1", port }, from: "127.0.0.1", quietMs: 60_000 }, onState)
+    ))
+    await stateIs(reading, "listening")
+    const console = await tcpClient(port)
+    console.write("1")
+    await eventually("the console's bytes", () => (reading.received() === "1" ? true : undefined))
+    // 127.0.0.2 is loopback too on Linux: another device on the venue network.
+    const stranger = await tcpClient(port, "127.0.0.2")
+    await closed(stranger)
+    console.write("2")
+    await eventually("the console still read", () => (reading.received() === "12" ? true : undefined))
+    expect(reading.logs.filter((line) => /closed a connection from 127\.0\.0\.2:\d+ .*only 127\.0\.0\.1 may connect/.test(line))).toHaveLength(1)
+    expect(reading.states.filter((s) => s._tag === "disconnected")).toEqual([])
   })
 
   it("reports a connection silent for quietMs as down, and up again when bytes resume", async () => {
