@@ -1,6 +1,7 @@
 import type { Socket } from "node:net"
 import { afterEach, describe, expect, it } from "vitest"
 import { message11 } from "../../adapters/bodet-scorepad/encode.ts"
+import { clockPacket, statePacket } from "../../adapters/fairplay-mp70/encode.ts"
 import { protocols } from "../../adapters/registry.ts"
 import { eventually } from "../support/eventually.ts"
 import { freePort } from "../support/free-port.ts"
@@ -79,6 +80,16 @@ describe("scorebridge sniff over the network (process)", () => {
     const sample = run.stdout.split("\n").find((line) => /^ {4}\w+: \{/u.test(line))
     expect(JSON.parse(sample!.slice(sample!.indexOf("{")))).toMatchObject({ home: 3, away: 2, period: 2 })
     expect(run.stdout).toContain(["    scoreboard:", "      protocol: bodet-scorepad", "      tcp:", `        listen: 127.0.0.1:${port}`].join("\n"))
+  })
+
+  it("recognises a Fair-Play MP-70 over TCP (a converter's client mode connecting to the bridge)", async () => {
+    const { port, started } = await startSniff("--tcp-listen")
+    const packets = Array.from({ length: 20 }, (_, i) => [clockPacket(`12:${String(40 - i).padStart(2, "0")}`), statePacket({ home: 4, away: 1, period: 2 })]).flat()
+    await consoleSending(port, new Uint8Array(Buffer.concat(packets)))
+    const run = await finished(started)
+    expect(run.code).toBe(0)
+    expect(run.stdout).toMatch(/Recognised fairplay-mp70 from console 127\.0\.0\.1:\d+: \d+ frames decoded, 0 bad\./u)
+    expect(run.stdout).toContain(["    scoreboard:", "      protocol: fairplay-mp70", "      tcp:", `        listen: 127.0.0.1:${port}`].join("\n"))
   })
 
   it("exits 1 with what to check when no console connects within --wait-seconds", async () => {

@@ -4,6 +4,8 @@ import { join } from "node:path"
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest"
 import { protocols } from "../../adapters/registry.ts"
 import { seededRandom } from "../../adapters/shared/seeded-random.ts"
+import { message11 } from "../../adapters/bodet-scorepad/encode.ts"
+import { clockPacket, statePacket } from "../../adapters/fairplay-mp70/encode.ts"
 import { frame } from "../../adapters/stramatel-452m/encode.ts"
 import type { Reading } from "../../src/domain/reading.ts"
 import { type PtyPair, startPtyPair, writeToPty } from "../support/pty.ts"
@@ -74,6 +76,25 @@ describe("scorebridge sniff (process)", () => {
     expect(shownReading(run.stdout, "sample reading:")).toMatchObject({ away: 8, period: 2, setsWon: [1, 0], serve: "home" })
     expect(run.stdout).toMatch(/^ {4}sport: volleyball\n {4}scoreboard:\n {6}protocol: stramatel-452m/mu)
     expect(listening(run.stdout)).toHaveLength(1)
+  })
+
+  it("recognises a Bodet Scorepad and a Fair-Play MP-70 on a serial line", async () => {
+    const bodet = Array.from({ length: 30 }, (_, i) => message11({ clock: `8:${String(30 + i % 30).padStart(2, "0")}`, home: 5, away: 4, period: 3 }))
+    player = playInLoop(pty.writerPath, new Uint8Array(Buffer.concat(bodet)), 21, 10)
+    const heardBodet = await sniff("--bauds", "9600")
+    expect(heardBodet.code).toBe(0)
+    expect(heardBodet.stdout).toMatch(/Recognised bodet-scorepad at 9600 baud: \d+ frames decoded, 0 bad\./u)
+    expect(heardBodet.stdout).toMatch(/^ {6}protocol: bodet-scorepad\n {6}serial:/mu)
+    player.stop()
+
+    const fairplay = Array.from({ length: 20 }, () => [clockPacket("15:00"), statePacket({ home: 2, away: 2, period: 1 })]).flat()
+    player = playInLoop(pty.writerPath, new Uint8Array(Buffer.concat(fairplay)), 80, 10)
+    const heardFairplay = await sniff("--bauds", "9600")
+    expect(heardFairplay.code).toBe(0)
+    expect(heardFairplay.stdout).toMatch(/Recognised fairplay-mp70 at 9600 baud: \d+ frames decoded, 0 bad\./u)
+    // The stream does not name its sport: every sport the layout fits is listed, hockey among them.
+    expect(heardFairplay.stdout).toMatch(/^ {4}hockey: \{/mu)
+    expect(heardFairplay.stdout).toMatch(/^ {6}protocol: fairplay-mp70\n {6}serial:/mu)
   })
 
   it("says text lines and JSON lines need a field map, with a sample line", async () => {
