@@ -34,7 +34,7 @@ export const fuzz = (decoder: ButtonDecoder, options: {
   const start = 1_700_000_000_000
   for (let round = 0; round < 400; round++) {
     const sample = utf8(samples[random.int(0, samples.length - 1)]!)
-    const input = random.next() < 0.3 ? random.bytes(random.int(0, 64)) : mutate(random, sample)
+    const input = random.next() < 0.3 ? random.bytes(random.int(0, 64)) : random.mutate(sample, random.int(0, 4))
     const meta: ButtonInputMeta = { topic: topics[random.int(0, topics.length - 1)], retained: random.next() < 0.1 }
     const now = start + round * 37
     const pieces = stream ? random.chunks(input, 16) : [input]
@@ -43,14 +43,3 @@ export const fuzz = (decoder: ButtonDecoder, options: {
   }
 }
 
-const mutate = (random: ReturnType<typeof seededRandom>, bytes: Uint8Array) => {
-  const out = Array.from(bytes)
-  for (let n = random.int(0, 4); n > 0 && out.length > 0; n--) {
-    const at = random.int(0, out.length - 1)
-    const kind = random.int(0, 2)
-    if (kind === 0) out[at] = random.int(0, 255)
-    else if (kind === 1) out.splice(at, 0, random.int(0, 255))
-    else out.splice(at, 1)
-  }
-  return Uint8Array.from(out)
-}

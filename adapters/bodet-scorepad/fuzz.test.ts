@@ -15,19 +15,6 @@ const randomBytes = (random: Random, length: number) =>
     return roll < 0.05 ? 0x01 : roll < 0.08 ? 0x03 : roll < 0.1 ? 0x02 : roll < 0.4 ? 0x30 + random.int(0, 9) : random.int(0, 255)
   })
 
-/** Flips, inserts and deletes random bytes of a clean console stream. */
-const mutate = (random: Random, bytes: Uint8Array) => {
-  const out = Array.from(bytes)
-  for (let n = random.int(1, 40); n > 0; n--) {
-    const at = random.int(0, out.length - 1)
-    const kind = random.int(0, 2)
-    if (kind === 0) out[at] = random.int(0, 255)
-    else if (kind === 1) out.splice(at, 0, random.int(0, 255))
-    else out.splice(at, 1)
-  }
-  return Uint8Array.from(out)
-}
-
 const push = (decoder: ReturnType<typeof decoderFor>, bytes: Uint8Array, random: Random, maxChunk: number) =>
   random.chunks(bytes, maxChunk).flatMap((chunk, i) => decoder.push(chunk, i))
 
@@ -83,7 +70,7 @@ describe("bodet-scorepad: push never throws", () => {
     for (let seed = 1; seed <= 60; seed++) {
       const random = seededRandom(1000 + seed)
       const d = decoderFor(sports[seed % sports.length])
-      const mutated = mutate(random, clean)
+      const mutated = random.mutate(clean, random.int(1, 40))
       const readings = push(d, mutated, random, 100)
       expectWellFormed(readings)
       const valid = lrcValidScores(mutated)

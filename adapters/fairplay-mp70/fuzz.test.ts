@@ -11,20 +11,6 @@ const telling = [0x02, 0x03, 0x43, 0x48, 0x4f, 0x20, 0x30, 0x35, 0x39]
 const randomBytes = (random: ReturnType<typeof seededRandom>, length: number) =>
   Uint8Array.from({ length }, () => (random.next() < 0.3 ? telling[random.int(0, telling.length - 1)]! : random.int(0, 255)))
 
-/** Flips, inserts and deletes random bytes of a valid stream. */
-const mutate = (random: ReturnType<typeof seededRandom>, bytes: Uint8Array, edits: number) => {
-  const out = Array.from(bytes)
-  for (let n = edits; n > 0; n--) {
-    const at = random.int(0, out.length - 1)
-    const kind = random.int(0, 2)
-    const byte = random.next() < 0.5 ? telling[random.int(0, telling.length - 1)]! : random.int(0, 255)
-    if (kind === 0) out[at] = byte
-    else if (kind === 1) out.splice(at, 0, byte)
-    else out.splice(at, 1)
-  }
-  return Uint8Array.from(out)
-}
-
 const isCount = (n: unknown) => Number.isSafeInteger(n) && (n as number) >= 0
 
 /** Whatever came in, what goes out must be well-formed: scores 0–999, a period 0–30, a clock M:SS, a known stamp. */
@@ -75,7 +61,7 @@ describe("fairplay-mp70: push never throws", () => {
       const { bytes, packets } = gameStream(seed)
       const edits = random.int(1, 30)
       const decoder = decoderFor(sports[seed % sports.length]!)
-      const { readings, stamps } = pushInChunks(decoder, mutate(random, bytes, edits), random, 300)
+      const { readings, stamps } = pushInChunks(decoder, random.mutate(bytes, edits, () => (random.next() < 0.5 ? telling[random.int(0, telling.length - 1)]! : random.int(0, 255))), random, 300)
       expectWellFormed(readings, stamps)
       // One edit spoils at most the packet it lands in and, by cutting or joining, its neighbour.
       expect(decoder.stats.frames, `seed ${seed}`).toBeGreaterThanOrEqual(packets.length - 2 * edits)

@@ -24,7 +24,19 @@ export const seededRandom = (seed: number) => {
     }
     return pieces
   }
-  return { next, int, bytes, chunks }
+  /** `data` with `edits` bytes flipped, inserted or deleted at random places; new bytes from `byte`. */
+  const mutate = (data: Uint8Array, edits: number, byte: () => number = () => int(0, 255)): Uint8Array => {
+    const out = Array.from(data)
+    for (let n = edits; n > 0 && out.length > 0; n--) {
+      const at = int(0, out.length - 1)
+      const kind = int(0, 2)
+      if (kind === 0) out[at] = byte()
+      else if (kind === 1) out.splice(at, 0, byte())
+      else out.splice(at, 1)
+    }
+    return Uint8Array.from(out)
+  }
+  return { next, int, bytes, chunks, mutate }
 }
 
 export const concat = (...parts: ReadonlyArray<Uint8Array>): Uint8Array => {
