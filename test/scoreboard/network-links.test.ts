@@ -5,15 +5,20 @@ import { eventually } from "../support/eventually.ts"
 import { freePort } from "../support/free-port.ts"
 import { bodetFloorball } from "./consoles/bodet.ts"
 import type { SimulatedConsole } from "./consoles/console.ts"
-import { daktronicsBasketball } from "./consoles/daktronics.ts"
+import { daktronicsBasketball, type Render, tennisFields, volleyballFields } from "./consoles/daktronics.ts"
+import { rtdFieldConsole } from "./consoles/daktronics-fields.ts"
 import { fairplayConsole } from "./consoles/fairplay.ts"
 import { jsonBasketball } from "./consoles/text.ts"
 import { stramatelBasketball } from "./consoles/stramatel.ts"
 import { type Bridge, expectDelivered, expectModelShape, play, type Resources, resources, type Sport, startBridge, type WriteTimes } from "./harness.ts"
+import { playFields } from "./field-play.ts"
 import { type BasketballBoard, basketballEntry, basketballQuarter } from "./matches/basketball-quarter.ts"
 import { floorballEntry, floorballMatch } from "./matches/floorball-match.ts"
 import { hockeyEntry, hockeyGame } from "./matches/hockey-game.ts"
 import { type Expected, expectedEntries, type Step } from "./matches/match.ts"
+import { tennisEntry } from "./matches/tennis-set.ts"
+import { tennisSetWon, volleyballSetWonAndNextSet } from "./matches/turning-points.ts"
+import { volleyballEntry } from "./matches/volleyball-match.ts"
 
 /**
  * Every protocol works over every link: consoles on real loopback sockets, the daemon reading
@@ -107,7 +112,9 @@ describe("tcp listen: the console connects to the daemon process", () => {
 /** A console, or a serial-to-Ethernet converter in TCP server mode, that can be switched off and on. */
 const consoleServer = (res: Resources, port: number) => {
   const sockets: Array<Socket> = []
-  let server = createServer((socket) => sockets.push(socket))
+  // No Nagle: a converter sends what it read at once, so the test's cuts reach the daemon as written.
+  const accept = (socket: Socket) => sockets.push(socket.setNoDelay(true))
+  let server = createServer(accept)
   const listen = () => new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve))
   const stop = () =>
     new Promise<void>((resolve) => {
@@ -119,7 +126,7 @@ const consoleServer = (res: Resources, port: number) => {
     start: listen,
     stop,
     restart: async () => {
-      server = createServer((socket) => sockets.push(socket))
+      server = createServer(accept)
       await listen()
     },
     connections: () => sockets.length,
@@ -162,6 +169,34 @@ describe("tcp connect: the daemon connects to a console that restarts", () => {
 
     await expectDelivered(bridge, match.expected, written)
   })
+})
+
+describe("tcp connect: a Daktronics console behind a converter, one change as several frames", () => {
+  const res = resources()
+  afterEach(() => res.release())
+
+  // Each changed field a frame of its own, and about half the changes cut across writes 2–30 ms
+  // apart, as a converter packs what it read: the network's settle window (90 ms) must make one
+  // entry of each change, stamped at its first frame.
+  const scene = <B>(sport: Sport, render: Render<B>, steps: ReadonlyArray<Step<B>>, entryOf: (board: B) => unknown) => async () => {
+    const expected = expectedEntries(steps, entryOf)
+    const console = rtdFieldConsole(render)
+    const port = await freePort()
+    const converter = consoleServer(res, port)
+    await converter.start()
+    const bridge = await startBridge(res, sport, console as SimulatedConsole<never>, { tcp: { connect: `127.0.0.1:${port}` } })
+    await eventually("the daemon to connect", () => (converter.connections() === 1 ? true : undefined), { timeoutMs: 8_000 })
+    const written: WriteTimes = []
+    const played = await playFields(steps, console, (bytes) => converter.write(bytes), written, { delivery: "mixed", seed: 7 })
+    expect(played.multiFrameSteps, "changes sent as several frames").toBeGreaterThan(0)
+    expect(played.splitSteps, "changes cut across writes").toBeGreaterThan(0)
+    await expectDelivered(bridge, expected, written)
+  }
+
+  it("a tennis set won 6–4: one entry per change, none for the states in between", scene("tennis", tennisFields, tennisSetWon(), tennisEntry))
+
+  it("a volleyball set won and the next started: one entry per change, none for the states in between",
+    scene("volleyball", volleyballFields, volleyballSetWonAndNextSet(), volleyballEntry))
 })
 
 const udpSender = async (res: Resources, address: string): Promise<UdpSocket> => {
