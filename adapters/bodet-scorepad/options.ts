@@ -14,7 +14,7 @@ export const regularPeriods: Readonly<Record<string, number>> = {
 }
 
 /** Only 'E' is attested (after period 3 in two floorball captures); other letters need `periodLetters`. */
-export const extraTimeLetter = "E"
+const extraTimeLetter = "E"
 
 /** Letter → period for `sport`, `overrides` merged over the default. */
 export const periodTable = (sport: string, overrides: Readonly<Record<string, number>> = {}): ReadonlyMap<number, number> => {
