@@ -1,4 +1,5 @@
 import { Effect, Schema } from "effect"
+import { autoSource } from "../highlights/auto-click.ts"
 import { SerialLine } from "./place.ts"
 
 /** Button source types with a folder in adapters/; the button registry must hold each of them. */
@@ -77,10 +78,19 @@ const exactlyTheLinkOfItsType = Schema.makeFilter<{ readonly type: ButtonSourceT
   }
 )
 
+// A press's metadata.source is its source's name: a source named "auto" would make presses pass for auto-highlights (isAutoClick).
+const notTheAutoSource = Schema.makeFilter(
+  (name: string) => name === autoSource ? `"${autoSource}" is reserved: it is the source of auto-highlights (metadata.source) — name this button source after its device` : undefined,
+  { toJsonSchema: () => ({ not: { const: autoSource } }) }
+)
+
 /** A courtside button source: one device (or one gpiomon), its link, and its type's options. */
 export const Button = Schema.Struct({
-  name: Schema.String.check(Schema.isPattern(/^[A-Za-z0-9_.-]{1,64}$/u, { message: "must be 1–64 letters, digits, _ . or -" })).annotate({
-    description: "Unique name of this source; places[].actions[].source refers to it."
+  name: Schema.String.check(
+    Schema.isPattern(/^[A-Za-z0-9_.-]{1,64}$/u, { message: "must be 1–64 letters, digits, _ . or -" }),
+    notTheAutoSource
+  ).annotate({
+    description: `Unique name of this source; places[].actions[].source refers to it. Not "${autoSource}" (reserved for auto-highlights).`
   }),
   type: Schema.Literals(buttonSourceTypes).annotate({
     description: "zigbee2mqtt | shelly (MQTT) | serial-buttons (microcontroller lines) | input-event (/dev/input) | gpiomon (GPIO)."

@@ -1,5 +1,6 @@
 import { Effect, Schema, SchemaGetter } from "effect"
 import type { Gesture } from "../domain/button.ts"
+import { bothOrNeither, WindowSeconds } from "./clip-window.ts"
 import { Overlay } from "./overlay.ts"
 
 const gestures = ["single", "double", "triple", "hold", "release"] as const satisfies ReadonlyArray<Gesture>
@@ -39,24 +40,6 @@ const Undo = Schema.Struct({
 export const Action = Schema.Union([Highlight, Undo]).annotate({ description: "A gesture of a button source and what it does here." })
 export type Action = typeof Action.Type
 
-// While an event is open the service keeps only the last minute of footage.
-const WindowSeconds = (description: string) =>
-  Schema.Finite.check(Schema.makeFilter((seconds: number) => {
-    if (seconds < 0) return "must be 0 or more seconds"
-    if (seconds > 60) return "must be at most 60: while an event is open the service keeps only the last minute of footage"
-    return undefined
-  }, { toJsonSchema: () => ({ minimum: 0, maximum: 60 }) })).annotate({ description })
-
-const bothOrNeither = Schema.makeFilter<{ readonly beforeSeconds?: number; readonly afterSeconds?: number }>((clicks) => {
-  if ((clicks.beforeSeconds === undefined) !== (clicks.afterSeconds === undefined)) {
-    return {
-      path: [clicks.beforeSeconds === undefined ? "afterSeconds" : "beforeSeconds"],
-      issue: "give beforeSeconds and afterSeconds together, or neither for the sport's default window"
-    }
-  }
-  return clicks.beforeSeconds === 0 && clicks.afterSeconds === 0 ? "beforeSeconds and afterSeconds are both 0: the clip would be empty" : undefined
-}, { toJsonSchema: () => ({ dependentRequired: { beforeSeconds: ["afterSeconds"], afterSeconds: ["beforeSeconds"] } }) })
-
 export const ClickSettings = Schema.Struct({
   beforeSeconds: Schema.optionalKey(WindowSeconds("Seconds of footage before the press (0–60). With afterSeconds; neither = the sport's default window.")),
   afterSeconds: Schema.optionalKey(WindowSeconds("Seconds of footage after the press (0–60). With beforeSeconds.")),
@@ -64,10 +47,16 @@ export const ClickSettings = Schema.Struct({
     description: "How old a highlight may be for undo to delete it, in seconds.",
     default: 120
   }).pipe(Schema.withDecodingDefaultKey(Effect.succeed(120))),
+  // Capped well below the minute of footage the service keeps: a held auto-highlight's clip must still be there.
+  mergeSeconds: Schema.Finite.check(Schema.isBetween({ minimum: 0, maximum: 30 }, { message: "must be from 0 to 30 seconds" })).annotate({
+    description: "A press and an auto-highlight closer than this make one click (the press's); the auto-highlight is held this long before it is sent, "
+      + "so a press can still replace it. 0 sends auto-highlights at once and never merges.",
+    default: 5
+  }).pipe(Schema.withDecodingDefaultKey(Effect.succeed(5))),
   feedbackTopic: Schema.optionalKey(Schema.String.check(Schema.isPattern(/^[^#+\u0000]+$/u, {
     message: "must be a plain topic name: MQTT cannot publish to a wildcard (+, #)"
   })).annotate({ description: "MQTT topic for operator feedback on each press (needs the top-level mqtt block)." }))
-}).annotate({ description: "How this place's highlights are made." }).check(bothOrNeither)
+}).annotate({ description: "How this place's highlights are made." }).check(bothOrNeither("the sport's default window"))
 export type ClickSettings = typeof ClickSettings.Type
 
 const Team = Schema.Struct({

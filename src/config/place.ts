@@ -1,9 +1,12 @@
 import { isIP } from "node:net"
 import { Effect, Schema } from "effect"
 import { apiSports } from "../../adapters/shared/api-sports.ts"
+import type { AutoRule } from "../highlights/auto-rule.ts"
 import { maxSettleMs } from "../scoring/settle-window.ts"
+import { AutoHighlights } from "./auto-highlights.ts"
 import { Action, ClickSettings, Teams } from "./clicks.ts"
 import { hostPort } from "./host-port.ts"
+import { ruleFitIssues } from "./rule-fit.ts"
 
 /** Controller protocols with a folder in adapters/; the registry must hold each of them. */
 export const protocolNames = ["daktronics-rtd", "stramatel-452m", "bodet-scorepad", "fairplay-mp70", "lines", "json"] as const
@@ -126,6 +129,26 @@ export const Scoreboard = Schema.Struct({
 
 export type Scoreboard = typeof Scoreboard.Type
 
+// Rules read the score, and the sport decides which of them mean anything: both must be known at start-up.
+const autoHighlightsFitPlace = Schema.makeFilter<{
+  readonly key: string
+  readonly sport?: string
+  readonly scoreboard?: unknown
+  readonly autoHighlights?: ReadonlyArray<AutoRule>
+}>((place) => {
+  const rules = place.autoHighlights
+  if (rules === undefined || rules.length === 0) return undefined
+  const at = ["autoHighlights"]
+  return [
+    ...(place.scoreboard === undefined
+      ? [{ path: at, issue: `place ${place.key} has auto-highlights but no scoreboard: the rules read the score — add scoreboard: or remove autoHighlights` }]
+      : []),
+    ...(place.sport === undefined
+      ? [{ path: at, issue: `place ${place.key} has auto-highlights but no sport: set sport: — it decides which rules fit and their default windows` }]
+      : ruleFitIssues(rules, place.sport).map(({ path, issue }) => ({ path: [...at, ...path], issue })))
+  ]
+})
+
 /** A recording place and what feeds it: its scoreboard and the button gestures mapped to it. */
 export const Place = Schema.Struct({
   key: Schema.String.check(
@@ -139,8 +162,9 @@ export const Place = Schema.Struct({
   actions: Schema.optionalKey(Schema.Array(Action).annotate({
     description: "What each button gesture does at this place: highlight (for home, away or none) or undo."
   })),
+  autoHighlights: Schema.optionalKey(AutoHighlights),
   clicks: ClickSettings.pipe(Schema.withDecodingDefaultKey(Effect.succeed({}))),
   teams: Schema.optionalKey(Teams)
-}).annotate({ description: "A recording place (court, field, rink) and the sources feeding it." })
+}).annotate({ description: "A recording place (court, field, rink) and the sources feeding it." }).check(autoHighlightsFitPlace)
 
 export type Place = typeof Place.Type

@@ -139,8 +139,8 @@ describe("buttons, actions and clicks", () => {
         { source: "arduino", button: "left", gesture: "double", do: "highlight", team: "away" },
         { source: "header", gesture: "hold", do: "undo" }
       ])
-      // No clicks: block: the sport's default window (no before/after), undo within 120 s.
-      assert.deepStrictEqual(place.clicks, { undoWithinSeconds: 120 })
+      // No clicks: block: the sport's default window (no before/after), undo within 120 s, auto-highlights merged within 5 s.
+      assert.deepStrictEqual(place.clicks, { undoWithinSeconds: 120, mergeSeconds: 5 })
       assert.isUndefined(place.teams)
     }))
 
@@ -149,7 +149,7 @@ describe("buttons, actions and clicks", () => {
       const { config } = yield* parseConfig(minimal, "minimal.yaml", protocols)
       assert.isUndefined(config.buttons)
       assert.isUndefined(config.places[0]?.actions)
-      assert.deepStrictEqual(config.places[0]?.clicks, { undoWithinSeconds: 120 })
+      assert.deepStrictEqual(config.places[0]?.clicks, { undoWithinSeconds: 120, mergeSeconds: 5 })
     }))
 
   it.effect("keep the configured window, feedback topic and overlays as written", () =>
@@ -170,7 +170,7 @@ describe("buttons, actions and clicks", () => {
       ].join("\n"))
       const { config } = yield* parseConfig(text, "window.yaml", protocols)
       const place = config.places[0]!
-      assert.deepStrictEqual(place.clicks, { beforeSeconds: 7.5, afterSeconds: 0, undoWithinSeconds: 30, feedbackTopic: "venue/gym/feedback" })
+      assert.deepStrictEqual(place.clicks, { beforeSeconds: 7.5, afterSeconds: 0, undoWithinSeconds: 30, mergeSeconds: 5, feedbackTopic: "venue/gym/feedback" })
       assert.deepStrictEqual(place.teams?.away?.overlay, {
         templateSource: "http://127.0.0.1:8080/bug.html",
         values: { name: "{{ team }}", score: "{{teamScore}} (set {{period}})", empty: "" },

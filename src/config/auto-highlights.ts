@@ -1,0 +1,116 @@
+import { Result, Schema } from "effect"
+import { apiSports } from "../../adapters/shared/api-sports.ts"
+import type { AutoRule } from "../highlights/auto-rule.ts"
+import { type AutoRuleName, autoRuleNames, ruleMeaning } from "../highlights/rule-catalog.ts"
+import { bothOrNeither, WindowSeconds } from "./clip-window.ts"
+import { formatPath, issueProblems } from "./problems.ts"
+import { ruleFitIssues } from "./rule-fit.ts"
+
+/** The rules that count sets and matches, and so take the match format. */
+export const setRules: ReadonlyArray<AutoRuleName> = ["set-won", "set-point", "match-point"]
+export const formatKeys = ["bestOf", "gamesPerSet", "pointsPerSet", "decidingSetPoints"] as const
+
+const wholeBetween = (minimum: number, maximum: number, what: string) =>
+  Schema.Int.check(Schema.isBetween({ minimum, maximum }, { message: `must be a whole number from ${minimum} to ${maximum} (${what})` }))
+
+// An even number of sets could end level: no format plays one.
+const BestOf = Schema.Int.check(Schema.makeFilter(
+  (sets: number) => sets >= 1 && sets <= 7 && sets % 2 === 1 ? undefined : "must be an odd number of sets from 1 to 7 (best of 3, best of 5)",
+  { toJsonSchema: () => ({ minimum: 1, maximum: 7 }) }
+))
+
+const ruleNames = autoRuleNames.join(", ")
+
+const optionsFitRule = Schema.makeFilter<AutoRule>((rule) => [
+  ...(rule.atLeast !== undefined && rule.rule !== "score"
+    ? [{ path: ["atLeast"], issue: `only for rule: score (the smallest jump that counts); ${rule.rule} takes no atLeast — leave it out` }]
+    : []),
+  ...(setRules.includes(rule.rule) ? [] : formatKeys.filter((key) => rule[key] !== undefined).map((key) => ({
+    path: [key],
+    issue: `only for rules set-won, set-point and match-point (the match format they count with); ${rule.rule} does not use it — leave it out`
+  }))),
+  // The detector makes period-end highlights about neither team, so a team filter would pass none of them.
+  ...(rule.rule === "period-end" && rule.team !== undefined
+    ? [{ path: ["team"], issue: "a period end is about neither team, so no highlight would pass this filter — leave team out" }]
+    : [])
+], {
+  toJsonSchema: () => ({
+    allOf: [
+      { if: { properties: { rule: { not: { const: "score" } } } }, then: { not: { required: ["atLeast"] } } },
+      { if: { properties: { rule: { not: { enum: setRules } } } }, then: { not: { anyOf: formatKeys.map((key) => ({ required: [key] })) } } }
+    ]
+  })
+})
+
+/** One `autoHighlights:` entry: a rule that turns score changes into clicks by itself. */
+export const AutoHighlight = Schema.Struct({
+  rule: Schema.Literals(autoRuleNames).annotate({
+    description: `Which score changes make a highlight: ${autoRuleNames.map((name) => `${name}: ${ruleMeaning[name]}`).join("; ")}. `
+      + "Only the rules that fit the place's sport are allowed."
+  }),
+  team: Schema.optionalKey(Schema.Literals(["home", "away"]).annotate({
+    description: "Only highlights about this team (home | away); omitted: either team."
+  })),
+  atLeast: Schema.optionalKey(Schema.Int.check(Schema.isGreaterThanOrEqualTo(1, { message: "must be a whole number of points, 1 or more" })).annotate({
+    description: "rule: score only — the smallest jump that counts (3: three-pointers only). Above 1 only for sports scored in jumps (not tennis, padel or volleyball)."
+  })),
+  beforeSeconds: Schema.optionalKey(WindowSeconds("Seconds of footage before the score change (0–60). With afterSeconds; neither = the rule's default for the sport.")),
+  afterSeconds: Schema.optionalKey(WindowSeconds("Seconds of footage after the score change (0–60). With beforeSeconds.")),
+  bestOf: Schema.optionalKey(BestOf.annotate({
+    description: "set-won, set-point, match-point: sets in the match (1, 3, 5 or 7). Default: 3 (tennis, padel, beach volleyball), 5 (volleyball)."
+  })),
+  gamesPerSet: Schema.optionalKey(wholeBetween(1, 10, "6 in tennis, 4 in short sets").annotate({
+    description: "Tennis and padel; set-won, set-point, match-point: games that win a set (by two, tie-break at games-all). Default 6."
+  })),
+  pointsPerSet: Schema.optionalKey(wholeBetween(5, 50, "25 in volleyball, 21 in beach volleyball").annotate({
+    description: "Volleyball and beach volleyball; set-won, set-point, match-point: points that win a set (by two). Default 25 (beach 21)."
+  })),
+  decidingSetPoints: Schema.optionalKey(wholeBetween(5, 50, "15 in volleyball").annotate({
+    description: "Volleyball and beach volleyball; set-won, set-point, match-point: points that win the deciding set. Default 15."
+  }))
+}).annotate({ description: "An auto-highlight rule: a click made from the score itself (metadata.source: auto)." })
+  .check(bothOrNeither("the rule's default window for the sport"), optionsFitRule)
+
+const describeFilter = (rule: AutoRule) => `${rule.rule} for ${rule.team ?? "either team"}`
+
+// Two entries for one rule and team would disagree on the window and options of the same highlights.
+const oneEntryPerRuleAndTeam = Schema.makeFilter((rules: ReadonlyArray<AutoRule>) =>
+  rules.flatMap((rule, index) => {
+    const earlier = rules.findIndex((other, o) => o < index && other.rule === rule.rule && other.team === rule.team)
+    return earlier === -1 ? [] : [{
+      path: [index, "rule"],
+      issue: `${describeFilter(rule)} is listed twice (also [${earlier}]): keep one entry per rule and team`
+    }]
+  })
+)
+
+export const AutoHighlights = Schema.Array(AutoHighlight).annotate({
+  description: `Highlights made from the score itself, without a press; each is a click with metadata.source: auto. Rules: ${ruleNames}. `
+    + "Needs the place's sport: and scoreboard:."
+}).check(oneEntryPerRuleAndTeam)
+
+// Checked against its type here, so a change to either is caught where they are defined.
+const decodesToAutoRule: Schema.Codec<ReadonlyArray<AutoRule>, ReadonlyArray<unknown>> = AutoHighlights
+void decodesToAutoRule
+
+const fitsSport = (sport: string) => Schema.makeFilter((rules: ReadonlyArray<AutoRule>) => ruleFitIssues(rules, sport))
+
+const isSport = (sport: string): boolean => (apiSports as ReadonlyArray<string>).includes(sport)
+
+const strict = { errors: "all", onExcessProperty: "error", reportInput: true } as const
+
+/**
+ * Rules given on a command line (`replay --auto-highlights '<JSON>'`): decoded and checked for
+ * the sport as a place's `autoHighlights:` is, every problem on one plain line.
+ */
+export const parseAutoRules = (json: string, sport: string): Result.Result<ReadonlyArray<AutoRule>, string> => {
+  if (!isSport(sport)) return Result.fail(`unknown sport "${sport}" (sports: ${apiSports.join(", ")})`)
+  const value = Result.try({ try: () => JSON.parse(json) as unknown, catch: (error) => (error as Error).message })
+  if (value._tag === "Failure") return Result.fail(`auto-highlight rules are not JSON (${value.failure}); give a list such as [{"rule":"score"}]`)
+  const decoded = Schema.decodeUnknownResult(AutoHighlights.check(fitsSport(sport)))(value.success, strict)
+  if (decoded._tag === "Success") return Result.succeed(decoded.success)
+  const problems = issueProblems(decoded.failure.issue).map((problem) =>
+    problem.path.length === 0 ? problem.message : `${formatPath(problem.path)}: ${problem.message}`
+  )
+  return Result.fail(`auto-highlight rules: ${problems.join("; ")}`)
+}
