@@ -1,4 +1,5 @@
 import { Effect } from "effect"
+import { describeAutoRule, describeMerge } from "./auto-rule-words.ts"
 import { ConfigError, readConfig, type ConfigProblem, type LoadedConfig } from "./load.ts"
 import type { ProtocolCatalog } from "./protocol-options.ts"
 import type { Action, Button, Config, Place } from "./schema.ts"
@@ -64,6 +65,16 @@ const describeClicks = (place: Place): ReadonlyArray<string> => {
   return [`    clips: ${window}${feedbackTopic === undefined ? "" : `; feedback on MQTT ${feedbackTopic}`}`]
 }
 
+// The config check has made sure a place with rules has a sport.
+const describeAutoHighlights = (place: Place): ReadonlyArray<string> => {
+  const { autoHighlights: rules = [], sport } = place
+  if (rules.length === 0 || sport === undefined) return []
+  return [
+    `    auto-highlights (${describeMerge(place.clicks.mergeSeconds)}):`,
+    ...rules.map((rule) => `      ${describeAutoRule(rule, sport)}`)
+  ]
+}
+
 const summarize = (file: string, config: Config): string => [
   `${file} is valid.`,
   `  service: ${config.service.baseUrl}, token from ${describeSecretRef(config.service.token)}, ${config.service.requestsPerSecond} request(s)/s`,
@@ -72,7 +83,8 @@ const summarize = (file: string, config: Config): string => [
   ...config.places.flatMap((place) => [
     `  place ${place.key}${place.name === undefined ? "" : ` (${place.name})`}: ${place.sport ?? "sport from the service"}, ${describeSource(place)}`,
     ...(place.actions ?? []).map((action) => describeAction(place, action)),
-    ...describeClicks(place)
+    ...describeClicks(place),
+    ...describeAutoHighlights(place)
   ]),
   `  status: http://${config.status.listen}, state in ${config.stateDirectory}, log level ${config.log.level}`
 ].join("\n")
