@@ -58,6 +58,14 @@ const tcpBoard = (tcp: Record<string, unknown>) =>
 
 const homeOverlay = (c: Record<string, any>) => c.places[0].teams.home.overlay
 
+/** The valid config with court-1 playing `sport` and these auto-highlight rules. */
+const autoRules = (sport: string, rules: ReadonlyArray<Record<string, unknown>>, change: (config: Record<string, any>) => void = () => {}) =>
+  edit((c) => {
+    c.places[0].sport = sport
+    c.places[0].autoHighlights = rules
+    change(c)
+  })
+
 interface Case {
   readonly name: string
   readonly yaml: string
@@ -168,6 +176,26 @@ const cases: ReadonlyArray<Case> = [
   { name: "overlay unmatched braces", yaml: withButtons((c) => c.places[0].teams.home.overlay = { templateSource: "https://cdn.example.com/bug.html", values: { team: "{{homeTeam}" }, heightPercentOfHeight: 10 }), path: "places[0].teams.home.overlay.values.team", message: "unmatched {{ or }}" },
   { name: "overlay unknown key", yaml: withButtons((c) => homeOverlay(c).opacity = 0.5), path: "places[0].teams.home.overlay.opacity", message: `unknown key "opacity"` },
   { name: "unknown team key", yaml: withButtons((c) => c.places[0].teams.guests = {}), path: "places[0].teams.guests", message: `unknown key "guests" (allowed here: home, away)` },
+  { name: "unknown auto-highlight rule", yaml: autoRules("basketball", [{ rule: "three-pointer" }]), path: "places[0].autoHighlights[0].rule", message: `expected one of "score", "lead-change", "tie", "period-end", "game-won", "break", "set-won", "tiebreak-point", "set-point", "match-point", got "three-pointer"` },
+  { name: "misspelt auto-highlight rule", yaml: autoRules("tennis", [{ rule: "game-wn" }]), path: "places[0].autoHighlights[0].rule", message: `did you mean "game-won"?` },
+  { name: "auto-highlight rule unfit for the sport", yaml: autoRules("basketball", [{ rule: "score" }, { rule: "game-won" }]), path: "places[0].autoHighlights[1].rule", message: "game-won does not fit basketball: rules for basketball are score, lead-change, tie, period-end" },
+  { name: "tennis-only rule in volleyball", yaml: autoRules("volleyball", [{ rule: "break" }]), path: "places[0].autoHighlights[0].rule", message: "break does not fit volleyball: rules for volleyball are score, lead-change, tie, period-end, set-won, set-point, match-point" },
+  { name: "match format on a rule without sets", yaml: autoRules("tennis", [{ rule: "game-won", bestOf: 5 }]), path: "places[0].autoHighlights[0].bestOf", message: "only for rules set-won, set-point and match-point (the match format they count with); game-won does not use it" },
+  { name: "atLeast on a rule other than score", yaml: autoRules("basketball", [{ rule: "lead-change", atLeast: 3 }]), path: "places[0].autoHighlights[0].atLeast", message: "only for rule: score (the smallest jump that counts); lead-change takes no atLeast" },
+  { name: "atLeast above 1 in tennis", yaml: autoRules("tennis", [{ rule: "score", atLeast: 2 }]), path: "places[0].autoHighlights[0].atLeast", message: "a jump of 2 never happens in tennis: its score goes up one point at a time" },
+  { name: "atLeast zero", yaml: autoRules("basketball", [{ rule: "score", atLeast: 0 }]), path: "places[0].autoHighlights[0].atLeast", message: "must be a whole number of points, 1 or more, got 0" },
+  { name: "even bestOf", yaml: autoRules("tennis", [{ rule: "set-won", bestOf: 4 }]), path: "places[0].autoHighlights[0].bestOf", message: "must be an odd number of sets from 1 to 7 (best of 3, best of 5), got 4" },
+  { name: "gamesPerSet in volleyball", yaml: autoRules("volleyball", [{ rule: "set-won", gamesPerSet: 6 }]), path: "places[0].autoHighlights[0].gamesPerSet", message: "is for tennis and padel; volleyball does not count games: its sets are counted in points (pointsPerSet, decidingSetPoints)" },
+  { name: "pointsPerSet in padel", yaml: autoRules("padel", [{ rule: "set-point", pointsPerSet: 25 }]), path: "places[0].autoHighlights[0].pointsPerSet", message: "is for volleyball and beach volleyball; in padel its sets are counted in games (gamesPerSet)" },
+  { name: "team on period-end", yaml: autoRules("basketball", [{ rule: "period-end", team: "home" }]), path: "places[0].autoHighlights[0].team", message: "a period end is about neither team" },
+  { name: "auto-highlights without a sport", yaml: autoRules("tennis", [{ rule: "score" }], (c) => delete c.places[0].sport), path: "places[0].autoHighlights", message: "place court-1 has auto-highlights but no sport: set sport:" },
+  { name: "auto-highlights without a scoreboard", yaml: autoRules("tennis", [{ rule: "score" }], (c) => delete c.places[0].scoreboard), path: "places[0].autoHighlights", message: "place court-1 has auto-highlights but no scoreboard: the rules read the score" },
+  { name: "auto-highlight window half given", yaml: autoRules("basketball", [{ rule: "score", afterSeconds: 4 }]), path: "places[0].autoHighlights[0].afterSeconds", message: "give beforeSeconds and afterSeconds together, or neither for the rule's default window for the sport" },
+  { name: "auto-highlight window empty", yaml: autoRules("basketball", [{ rule: "tie", beforeSeconds: 0, afterSeconds: 0 }]), path: "places[0].autoHighlights[0]", message: "the clip would be empty" },
+  { name: "auto-highlight window beyond the kept minute", yaml: autoRules("basketball", [{ rule: "tie", beforeSeconds: 75, afterSeconds: 5 }]), path: "places[0].autoHighlights[0].beforeSeconds", message: "only the last minute of footage" },
+  { name: "same rule twice for the same team", yaml: autoRules("tennis", [{ rule: "break", team: "home" }, { rule: "game-won" }, { rule: "break", team: "home", beforeSeconds: 30, afterSeconds: 5 }]), path: "places[0].autoHighlights[2].rule", message: "break for home is listed twice (also [0]): keep one entry per rule and team" },
+  { name: "merge window too long", yaml: autoRules("tennis", [{ rule: "break" }], (c) => c.places[0].clicks = { mergeSeconds: 45 }), path: "places[0].clicks.mergeSeconds", message: "must be from 0 to 30 seconds, got 45" },
+  { name: "button source named auto", yaml: withButtons((c) => { c.buttons[0].name = "auto"; for (const action of c.places[0].actions) action.source = "auto" }), path: "buttons[0].name", message: `"auto" is reserved: it is the source of auto-highlights (metadata.source)` },
   { name: "top level is a list", yaml: "- service\n- places\n", path: "", message: "expected a mapping (key: value), got a list" },
   { name: "bad YAML syntax", yaml: "service:\n  baseUrl: https://api.example.com\n  token: { env: SCOREBRIDGE_TOKEN\nplaces: []\n", path: "", message: "YAML syntax" },
   { name: "duplicate YAML key", yaml: "service: {}\nservice: {}\nplaces: []\n", path: "", message: "YAML syntax", at: ":2:1" },
@@ -251,6 +279,69 @@ describe("broken configs", () => {
           `${file}:12:17 places[0].scoreboard.serial.parity: expected one of "none", "even", "odd", got "mark"`
         ].join("\n")
       )
+    }))
+
+  const autoYaml = (sport: string, rules: ReadonlyArray<string>, more: ReadonlyArray<string> = []) => [
+    "service:",
+    "  baseUrl: https://api.example.com",
+    "  token: { env: SCOREBRIDGE_TOKEN }",
+    "places:",
+    "  - key: court-1",
+    `    sport: ${sport}`,
+    "    scoreboard:",
+    "      protocol: lines",
+    "      serial: { path: /dev/ttyUSB0 }",
+    "      options: { delimiter: \",\", fields: [home, away, period] }",
+    "    autoHighlights:",
+    ...rules,
+    ...more,
+    ""
+  ].join("\n")
+
+  it.effect("auto-highlight rules that do not fit the sport are located at their line", () =>
+    Effect.gen(function*() {
+      const file = fileFor("auto-sport", autoYaml("tennis", [
+        "      - rule: score",
+        "        atLeast: 2",
+        "      - rule: lead-change",
+        "      - rule: set-won",
+        "        pointsPerSet: 25",
+        "      - { rule: break, team: away }"
+      ]))
+      const error = yield* Effect.flip(loadConfig(file))
+      assert.strictEqual(error.message, [
+        `${file}:13:18 places[0].autoHighlights[0].atLeast: a jump of 2 never happens in tennis: its score goes up one point at a time — leave atLeast out`,
+        `${file}:14:15 places[0].autoHighlights[1].rule: lead-change does not fit tennis: rules for tennis are score, period-end, game-won, break, set-won, tiebreak-point, set-point, match-point`,
+        `${file}:16:23 places[0].autoHighlights[2].pointsPerSet: is for volleyball and beach volleyball; in tennis its sets are counted in games (gamesPerSet)`
+      ].join("\n"))
+    }))
+
+  it.effect("auto-highlight entries, their list and the reserved source name are located at their line", () =>
+    Effect.gen(function*() {
+      const entries = fileFor("auto-entries", autoYaml("basketball", [
+        "      - rule: three-pointer",
+        "      - rule: score",
+        "        afterSeconds: 4"
+      ], ["buttons:", "  - { name: auto, type: input-event, device: /dev/input/event3 }"]))
+      const error = yield* Effect.flip(loadConfig(entries))
+      assert.strictEqual(error.message, [
+        `${entries}:12:15 places[0].autoHighlights[0].rule: expected one of "score", "lead-change", "tie", "period-end", "game-won", "break", "set-won", "tiebreak-point", "set-point", "match-point", got "three-pointer"`,
+        `${entries}:14:23 places[0].autoHighlights[1].afterSeconds: give beforeSeconds and afterSeconds together, or neither for the rule's default window for the sport`,
+        `${entries}:16:13 buttons[0].name: "auto" is reserved: it is the source of auto-highlights (metadata.source) — name this button source after its device, got "auto"`
+      ].join("\n"))
+      const twice = fileFor("auto-twice", autoYaml("basketball", ["      - rule: tie", "      - rule: score", "      - rule: tie"]))
+      const duplicate = yield* Effect.flip(loadConfig(twice))
+      assert.strictEqual(duplicate.message, `${twice}:14:15 places[0].autoHighlights[2].rule: tie for either team is listed twice (also [0]): keep one entry per rule and team`)
+    }))
+
+  it.effect("auto-highlights without a sport or a scoreboard name the place, at its rules", () =>
+    Effect.gen(function*() {
+      const file = fileFor("auto-place", autoYaml("basketball", ["      - rule: tie"]).replace("    sport: basketball\n", "").replace(/ {4}scoreboard:\n(.*\n){3}/u, ""))
+      const error = yield* Effect.flip(loadConfig(file))
+      assert.strictEqual(error.message, [
+        `${file}:7:7 places[0].autoHighlights: place court-1 has auto-highlights but no scoreboard: the rules read the score — add scoreboard: or remove autoHighlights`,
+        `${file}:7:7 places[0].autoHighlights: place court-1 has auto-highlights but no sport: set sport: — it decides which rules fit and their default windows`
+      ].join("\n"))
     }))
 
   it.effect("an unknown key is located at the key", () =>
