@@ -4,7 +4,8 @@ import type { ScoreEntry } from "../domain/score-entry.ts"
 import { Outbox } from "../delivery/outbox.ts"
 import { Scheduler } from "../delivery/scheduler.ts"
 import { ActiveEvents, type KnownEvent } from "../events/active-events.ts"
-import type { Overlay } from "../service/schemas.ts"
+import { autosNear, mergeLookback } from "../highlights/press-merge.ts"
+import type { ClickBody, Overlay } from "../service/schemas.ts"
 import { type ClickWindow, clickBody, clickIdOf, type Team } from "./click-body.ts"
 import type { LatePress } from "./late-press.ts"
 
@@ -17,6 +18,8 @@ export interface PlaceClickSettings {
   readonly place: string
   readonly window: ClickWindow | undefined
   readonly undoWithinMs: number
+  /** A press within this much of an auto-highlight replaces it: one click, the press's. */
+  readonly mergeMs: number
   /** The team's overlay with live values filled in, if the team has one, or why it breaks the overlay rules. */
   readonly overlayFor: (
     team: Team,
@@ -102,7 +105,8 @@ export const handlePress = Effect.fnUntraced(function*(
     yield* Effect.logError(`${place}: ${action.team} overlay left out of the click: ${problems.join("; ")}`)
   }
   const body = clickBody({ press, clickId, team: action.team, window: settings.window, score, overlay, late })
-  const item = yield* outbox.append({
+  const autos = autosNear(yield* outbox.recent(place, mergeLookback), press.pressedAt, settings.mergeMs)
+  const { item, merged } = yield* outbox.appendMerging({
     place,
     kind: "click",
     payload: body,
@@ -110,7 +114,19 @@ export const handlePress = Effect.fnUntraced(function*(
     dedupeKey: `click:${clickId}`,
     createdAt: press.pressedAt,
     ...(receivedAs === undefined ? {} : { receivedAs })
-  })
+  }, autos.unsent.map((auto) => auto.id))
+  // Sent before the press came (or while it was stored): its moment is taken back once it exists.
+  const sent = [...autos.sent, ...autos.unsent.filter((auto) => !merged.includes(auto.id))]
+  for (const auto of sent) {
+    yield* outbox.append({ place, kind: "undo", payload: { clickItemId: auto.id }, dedupeKey: `undo:${auto.id}`, createdAt: press.pressedAt })
+  }
+  for (const auto of [...autos.unsent.filter((a) => merged.includes(a.id)), ...sent]) {
+    const rule = (auto.payload as ClickBody).metadata?.["rule"]
+    yield* Effect.logInfo(
+      `${place}: press click #${item.id} replaces auto-highlight #${auto.id} (${String(rule)}), ` +
+        `${merged.includes(auto.id) ? "which is not sent" : "which was already sent and is undone"}: one click, the press's`
+    )
+  }
   yield* scheduler.wake
   const widened = late === undefined || body.startTime === undefined || body.endTime === undefined
     ? {}

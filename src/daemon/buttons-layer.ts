@@ -1,13 +1,11 @@
 import { Clock, Effect, Layer, Queue, Schedule, Schema, Stream } from "effect"
 import type { ButtonDecoder } from "../../adapters/button-source.ts"
 import { buttonSources } from "../../adapters/button-registry.ts"
-import { overlayForClick } from "../clicks/overlay-for-click.ts"
-import { checkOverlay } from "../clicks/overlay-rules.ts"
-import { liveFieldsFor } from "../clicks/live-values.ts"
 import { pressFeedback } from "../clicks/press-feedback.ts"
 import type { LatePress } from "../clicks/late-press.ts"
+import { clickSettingsOf } from "../clicks/place-click-settings.ts"
 import { handlePress, type PlaceClickSettings, type PressAction } from "../clicks/press-handler.ts"
-import type { Button, Config, Place } from "../config/schema.ts"
+import type { Button, Config } from "../config/schema.ts"
 import type { ButtonEvent } from "../domain/button.ts"
 import { BridgeEvents } from "../status/bridge-events.ts"
 import { Outbox } from "../delivery/outbox.ts"
@@ -31,29 +29,11 @@ interface Route {
   readonly feedbackTopic: string | undefined
 }
 
-const settingsOf = (place: Place): PlaceClickSettings => {
-  const clicks = place.clicks
-  return {
-    place: place.key,
-    window: clicks?.beforeSeconds === undefined || clicks.afterSeconds === undefined
-      ? undefined
-      : { beforeSeconds: clicks.beforeSeconds, afterSeconds: clicks.afterSeconds },
-    undoWithinMs: (clicks?.undoWithinSeconds ?? 120) * 1000,
-    overlayFor: (team, score, event) => {
-      const configured = team === "none" ? undefined : place.teams?.[team]?.overlay
-      if (configured === undefined) return {}
-      const overlay = overlayForClick(configured, liveFieldsFor(score, event, team))
-      const problems = checkOverlay(overlay)
-      return problems.length === 0 ? { overlay } : { problems }
-    }
-  }
-}
-
 /** Every (source, button, gesture) → place action the config names. */
 const routesOf = (config: Config): ReadonlyMap<string, ReadonlyArray<Route>> => {
   const routes = new Map<string, Array<Route>>()
   for (const place of config.places) {
-    const settings = settingsOf(place)
+    const settings = clickSettingsOf(place)
     for (const action of place.actions ?? []) {
       const list = routes.get(action.source) ?? []
       list.push({

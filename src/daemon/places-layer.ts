@@ -1,5 +1,6 @@
 import { Effect, Layer, Schema, type Stream } from "effect"
 import type { ProtocolDefinition } from "../../adapters/decoder.ts"
+import { clickSettingsOf } from "../clicks/place-click-settings.ts"
 import { protocols } from "../../adapters/registry.ts"
 import type { Config, Place, Scoreboard } from "../config/schema.ts"
 import { deliversMessages, describeLink, linkMaxFrameBytes } from "../config/scoreboard-link.ts"
@@ -41,7 +42,11 @@ export const placesLayer = (config: Config, override?: ChunkSourceOverride) =>
         `${place.key}: ${sport} scoreboard, protocol ${scoreboard.protocol}, ${describeLink(scoreboard)}`
           + (settleMs > 0 ? `, changes settled over ${settleMs} ms` : "")
       )
-      yield* Effect.forkScoped(runScoreboard(place.key, sport, decoder, chunks, settleMs).pipe(
+      const rules = place.autoHighlights ?? []
+      if (rules.length > 0) yield* Effect.logInfo(`${place.key}: auto-highlights for ${rules.map((r) => r.rule).join(", ")}`)
+      const clickSettings = clickSettingsOf(place)
+      const autos = { rules, mergeMs: clickSettings.mergeMs, overlayFor: clickSettings.overlayFor }
+      yield* Effect.forkScoped(runScoreboard(place.key, sport, decoder, chunks, settleMs, autos).pipe(
         Effect.annotateLogs({ place: place.key }),
         Effect.catchCause((cause) => Effect.logError(`${place.key}: scoreboard pipeline stopped`, cause))
       ))

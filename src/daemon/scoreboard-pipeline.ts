@@ -2,11 +2,16 @@ import { Clock, Effect, Option, Queue, Schedule, Semaphore, Stream } from "effec
 import type { Decoder } from "../../adapters/decoder.ts"
 import type { ReceivedChunk } from "../domain/received.ts"
 import type { ScoreEntry } from "../domain/score-entry.ts"
-import { Outbox } from "../delivery/outbox.ts"
+import { Outbox, type OutboxItem } from "../delivery/outbox.ts"
+import type { Reading } from "../domain/reading.ts"
+import { type AutoHighlightSettings, autoHighlightItems } from "../highlights/auto-highlighter.ts"
+import { ScoreMoments } from "../highlights/score-moments.ts"
+import { scoreStateOf } from "../highlights/score-state.ts"
+import type { ClickBody } from "../service/schemas.ts"
 import { Scheduler } from "../delivery/scheduler.ts"
 import { ActiveEvents } from "../events/active-events.ts"
 import { ChangeSettler } from "../scoring/change-settler.ts"
-import { ScoreChange } from "../scoring/score-change.ts"
+import { ScoreChange, scoreFingerprint } from "../scoring/score-change.ts"
 import { scoreEntryFor } from "../scoring/score-entry-for.ts"
 import { BridgeEvents } from "../status/bridge-events.ts"
 
@@ -22,26 +27,60 @@ export const runScoreboard = <R>(
   sport: string,
   decoder: Decoder,
   chunks: Stream.Stream<ReceivedChunk, never, R>,
-  settleMs = 0
+  settleMs = 0,
+  /** The place's auto-highlight rules, if it has any. */
+  autos?: AutoHighlightSettings
 ) => Effect.gen(function*() {
   const outbox = yield* Outbox
   const scheduler = yield* Scheduler
   const events = yield* ActiveEvents
   const bus = yield* BridgeEvents
   const last = yield* outbox.lastOf(place, "score")
-  const change = new ScoreChange(Option.match(last, { onNone: () => undefined, onSome: (item) => item.payload as ScoreEntry }))
+  let lastEntry = Option.match(last, { onNone: () => undefined, onSome: (item) => item.payload as ScoreEntry })
+  const change = new ScoreChange(lastEntry)
+  const moments = autos === undefined || autos.rules.length === 0
+    ? undefined
+    : new ScoreMoments(sport, autos.rules, lastEntry === undefined ? undefined : scoreStateOf(sport, lastEntry))
+  // The reading each candidate entry came from (by score), for what only readings show: who serves, padel's sets.
+  const readingOf = new Map<string, Reading>()
   const settler = new ChangeSettler(change, settleMs)
   // Chunks and the settle timer take turns: a burst is released and stored whole, never while a frame is applied.
   const turn = yield* Semaphore.make(1)
   const settleBell = yield* Queue.sliding<void>(1)
 
+  /** Auto-highlights are stored with what made them, in one transaction: neither survives a crash alone. */
+  const storeHighlights = (stored: ReadonlyArray<OutboxItem>) =>
+    Effect.forEach(stored, (item) =>
+      item.kind === "click"
+        ? Effect.logInfo(`${place}: ${String((item.payload as ClickBody).metadata?.["rule"])} auto-highlight #${item.id} queued`)
+        : Effect.void, { discard: true })
+
   const store = Effect.fnUntraced(function*(entry: ScoreEntry) {
     const known = yield* events.current(place)
-    const item = yield* outbox.append({ place, kind: "score", payload: entry, eventKey: known?.eventKey ?? null, createdAt: entry.timeStamp })
+    const judged = moments?.judge(scoreStateOf(sport, entry, readingOf.get(scoreFingerprint(entry))))
+    const clicks = judged === undefined ? [] : yield* autoHighlightItems(place, autos!, judged.highlights, entry)
+    const [item, ...made] = yield* outbox.appendAll([
+      { place, kind: "score", payload: entry, eventKey: known?.eventKey ?? null, createdAt: entry.timeStamp },
+      ...clicks
+    ])
     change.remember(entry)
-    yield* bus.publish({ _tag: "Entry", place, itemId: item.id, entry })
+    judged?.accept()
+    lastEntry = entry
+    readingOf.delete(scoreFingerprint(entry))
+    yield* bus.publish({ _tag: "Entry", place, itemId: item!.id, entry })
+    yield* storeHighlights(made)
     yield* scheduler.wake
   })
+
+  // A countdown reaching zero ends a period with no score change: its highlight is stored alone.
+  const clockMoments = Effect.fnUntraced(function*(reading: Reading) {
+    const highlights = moments?.onReading(reading) ?? []
+    if (highlights.length === 0) return
+    const clicks = yield* autoHighlightItems(place, autos!, highlights, lastEntry)
+    if (clicks.length === 0) return
+    yield* storeHighlights(yield* outbox.appendAll(clicks))
+    yield* scheduler.wake
+  }, (effect) => Effect.catch(effect, (e) => Effect.logError(`${place}: period-end auto-highlight NOT stored: ${String(e)}`)))
 
   // For the status page: bytes that arrive but never decode must be told apart from silence.
   let bytesReceived = 0
@@ -96,7 +135,12 @@ export const runScoreboard = <R>(
       yield* storeAll(settler.due(chunk.receivedAt), false)
       for (const reading of decoder.push(chunk.bytes, chunk.receivedAt)) {
         yield* bus.publish({ _tag: "Reading", place, reading, stats: decoder.stats })
+        yield* clockMoments(reading)
         const entry = scoreEntryFor(sport, reading)
+        if (entry !== undefined && moments !== undefined) {
+          if (readingOf.size > 64) readingOf.clear()
+          readingOf.set(scoreFingerprint(entry), reading)
+        }
         // Stored one by one: each next reading is compared with the entry stored before it.
         if (entry !== undefined) yield* storeAll(settler.offer(entry), redeliverable)
       }

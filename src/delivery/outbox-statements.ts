@@ -29,7 +29,12 @@ export const outboxStatements = (db: DatabaseSync) => ({
   // autocommit that follows (SQLITE_FULL), which would acknowledge an item that was rolled back.
   insert: db.prepare(
     `INSERT INTO items (place, kind, payload, event_key, dedupe_key, created_at, not_before, received_as)
-     VALUES ($place, $kind, $payload, $eventKey, $dedupeKey, $createdAt, $createdAt, $receivedAs)`
+     VALUES ($place, $kind, $payload, $eventKey, $dedupeKey, $createdAt, $notBefore, $receivedAs)`
+  ),
+  // Only an item nobody has sent yet can be merged away: one already on its way stays a click.
+  merged: db.prepare(
+    `UPDATE items SET state = 'warning', last_error = $lastError, result = $result, settled_at = $settledAt
+     WHERE id = $id AND state = 'pending' AND sent_at IS NULL`
   ),
   storedFrom: db.prepare("SELECT 1 AS found FROM items WHERE received_as = $receivedAs AND created_at >= $since LIMIT 1"),
   byDedupeKey: db.prepare("SELECT * FROM items WHERE dedupe_key = $dedupeKey"),
@@ -67,7 +72,7 @@ export const outboxStatements = (db: DatabaseSync) => ({
      WHERE id = $id`
   ),
   missed: db.prepare(
-    "UPDATE items SET state = 'missed', last_error = $lastError, settled_at = $settledAt WHERE id = $id"
+    "UPDATE items SET state = 'missed', last_error = $lastError, result = $result, settled_at = $settledAt WHERE id = $id"
   ),
   reschedule: db.prepare(
     `UPDATE items SET attempts = attempts + 1, last_error = $lastError, not_before = $notBefore,

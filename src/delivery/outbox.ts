@@ -49,6 +49,8 @@ export interface AppendInput {
   readonly createdAt: number
   /** The broker message the item was made from (see `receivedAsOf`), for `storedFrom`. */
   readonly receivedAs?: string
+  /** Not sent before this time (ms); default: at once. An auto-highlight waits here for a press to replace it. */
+  readonly notBefore?: number
 }
 
 export interface LaneCount {
@@ -64,6 +66,20 @@ export interface LaneCount {
  */
 export class Outbox extends Context.Service<Outbox, {
   append(input: AppendInput): Effect.Effect<OutboxItem, OutboxWriteError>
+  /**
+   * Appends several items in one transaction (one fsync): a score entry and the auto-highlight it
+   * made are stored together or not at all, so a crash between them can lose neither alone.
+   */
+  appendAll(inputs: ReadonlyArray<AppendInput>): Effect.Effect<ReadonlyArray<OutboxItem>, OutboxWriteError>
+  /**
+   * Appends an item and, in the same transaction, settles the given pending, unsent items as merged
+   * into it (state warning, result `{ mergedInto }`): a press that replaces an auto-highlight.
+   * Returns the item and the ids actually merged (one already sent is left alone).
+   */
+  appendMerging(input: AppendInput, merge: ReadonlyArray<number>): Effect.Effect<
+    { readonly item: OutboxItem; readonly merged: ReadonlyArray<number> },
+    OutboxWriteError
+  >
   /** For each place, the oldest pending item of each kind, ordered by id. Cheap: one seek per lane. */
   readonly heads: Effect.Effect<ReadonlyArray<OutboxItem>, OutboxReadError>
   /** The oldest pending items of one place and kind, oldest first, at most `limit`. */
@@ -73,8 +89,8 @@ export class Outbox extends Context.Service<Outbox, {
   markWarning(id: number, warning: string, result?: unknown): Effect.Effect<void, OutboxWriteError>
   /** Would never succeed unchanged: kept as a dead letter. */
   markDead(id: number, error: string): Effect.Effect<void, OutboxWriteError>
-  /** A click whose footage expired before it could be delivered. */
-  markMissed(id: number, reason: string): Effect.Effect<void, OutboxWriteError>
+  /** A click whose footage expired before it could be delivered; `result`: what the service answered, or `{ skipped: true }` when it was not sent. */
+  markMissed(id: number, reason: string, result?: unknown): Effect.Effect<void, OutboxWriteError>
   /**
    * Counts an attempt and defers the item; it stays pending and stays the head of its lane.
    * `inDoubt`: the request may have reached the service (timeout, reset), so the next attempt
@@ -164,27 +180,65 @@ const makeOutbox = Effect.fnUntraced(function*(stateDirectory: string) {
       if (Number(run().changes) === 0) throw new Error(`there is no item ${id} in the outbox`)
     })
 
-  const append = Effect.fn("Outbox.append")(function*(input: AppendInput) {
-    const row = yield* write(() => {
-      const dedupeKey = input.dedupeKey ?? null
-      // Looked up first rather than ON CONFLICT: a duplicate must not even advance the id sequence.
-      const existing = dedupeKey === null ? undefined : sql.byDedupeKey.get({ dedupeKey })
-      if (existing !== undefined) return existing
-      const { lastInsertRowid } = sql.insert.run({
-        place: input.place,
-        kind: input.kind,
-        payload: toJson(input.payload, "payload"),
-        eventKey: input.eventKey ?? null,
-        dedupeKey,
-        createdAt: input.createdAt,
-        receivedAs: input.receivedAs ?? null
-      })
-      return sql.byId.get({ id: lastInsertRowid })
+  const insertRow = (input: AppendInput): ItemRow => {
+    const dedupeKey = input.dedupeKey ?? null
+    // Looked up first rather than ON CONFLICT: a duplicate must not even advance the id sequence.
+    const existing = dedupeKey === null ? undefined : sql.byDedupeKey.get({ dedupeKey })
+    if (existing !== undefined) return existing as unknown as ItemRow
+    const { lastInsertRowid } = sql.insert.run({
+      place: input.place,
+      kind: input.kind,
+      payload: toJson(input.payload, "payload"),
+      eventKey: input.eventKey ?? null,
+      dedupeKey,
+      createdAt: input.createdAt,
+      notBefore: input.notBefore ?? input.createdAt,
+      receivedAs: input.receivedAs ?? null
     })
-    if (row === undefined) {
-      return yield* new OutboxWriteError({ path: file, reason: "the database returned no row for the appended item" })
+    const row = sql.byId.get({ id: lastInsertRowid })
+    if (row === undefined) throw new Error("the database returned no row for the appended item")
+    return row as unknown as ItemRow
+  }
+
+  // One commit, one fsync; a throw rolls every statement back.
+  const transaction = <A>(run: () => A): A => {
+    db.exec("BEGIN IMMEDIATE")
+    try {
+      const result = run()
+      db.exec("COMMIT")
+      return result
+    } catch (cause) {
+      if (db.isTransaction) db.exec("ROLLBACK")
+      throw cause
     }
-    return toItem(row as unknown as ItemRow)
+  }
+
+  const append = Effect.fn("Outbox.append")(function*(input: AppendInput) {
+    return toItem(yield* write(() => insertRow(input)))
+  })
+
+  const appendAll = Effect.fn("Outbox.appendAll")(function*(inputs: ReadonlyArray<AppendInput>) {
+    const rows = yield* write(() => inputs.length === 1 ? [insertRow(inputs[0]!)] : transaction(() => inputs.map(insertRow)))
+    return rows.map(toItem)
+  })
+
+  const appendMerging = Effect.fn("Outbox.appendMerging")(function*(input: AppendInput, merge: ReadonlyArray<number>) {
+    const settledAt = yield* Clock.currentTimeMillis
+    const done = yield* write(() =>
+      transaction(() => {
+        const row = insertRow(input)
+        const merged = merge.filter((id) =>
+          Number(sql.merged.run({
+            id,
+            lastError: `merged into press click #${row.id}: one click, the press's`,
+            result: toJson({ mergedInto: row.id }, "result"),
+            settledAt
+          }).changes) > 0
+        )
+        return { row, merged }
+      })
+    )
+    return { item: toItem(done.row), merged: done.merged }
   })
 
   const many = (rows: ReadonlyArray<unknown>) => (rows as ReadonlyArray<ItemRow>).map(toItem)
@@ -207,6 +261,8 @@ const makeOutbox = Effect.fnUntraced(function*(stateDirectory: string) {
 
   return Outbox.of({
     append,
+    appendAll,
+    appendMerging,
     heads: read(() => many(sql.heads.all())).pipe(Effect.withSpan("Outbox.heads")),
     pending: Effect.fn("Outbox.pending")((place: string, kind: ItemKind, limit: number) =>
       read(() => many(sql.pending.all({ place, kind, limit })))
@@ -216,9 +272,10 @@ const makeOutbox = Effect.fnUntraced(function*(stateDirectory: string) {
       toWarning(id, warning, result)
     ),
     markDead: Effect.fn("Outbox.markDead")((id: number, error: string) => toDead(id, error, null)),
-    markMissed: Effect.fn("Outbox.markMissed")(function*(id: number, reason: string) {
+    markMissed: Effect.fn("Outbox.markMissed")(function*(id: number, reason: string, result?: unknown) {
       const settledAt = yield* Clock.currentTimeMillis
-      yield* update(id, () => sql.missed.run({ id, lastError: reason, settledAt }))
+      const stored = result === undefined || result === null ? null : toJson(result, "result")
+      yield* update(id, () => sql.missed.run({ id, lastError: reason, result: stored, settledAt }))
     }),
     reschedule: Effect.fn("Outbox.reschedule")((id: number, error: string, notBefore: number, inDoubt = false) =>
       update(id, () => sql.reschedule.run({ id, lastError: error, notBefore, inDoubt: inDoubt ? 1 : 0 }))

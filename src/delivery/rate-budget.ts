@@ -1,18 +1,21 @@
 import { Clock, Context, Deferred, Effect, Layer, Queue, Random } from "effect"
+import { isAutoClick } from "../highlights/auto-click.ts"
 
 /**
- * Who is asking for a request slot. Clicks are served first: their footage
- * expires. Background look-ups (which event is live) only take slots that
- * nobody else wants.
+ * Who is asking for a request slot. Presses are served first: their footage
+ * expires. Auto-highlights next: their footage expires as fast, but nobody is
+ * waiting at the court for them. Background look-ups (which event is live) only
+ * take slots that nobody else wants.
  */
-export type Priority = "click" | "score" | "probe" | "background"
+export type Priority = "click" | "auto" | "score" | "probe" | "background"
 
 /** The priority an outbox item's request asks with: an undo is a press too, so it goes with the clicks. */
-const priorityOf = (kind: "score" | "click" | "undo"): Priority => kind === "score" ? "score" : "click"
+const priorityOf = (item: { readonly kind: "score" | "click" | "undo"; readonly payload?: unknown }): Priority =>
+  item.kind === "score" ? "score" : item.kind === "click" && isAutoClick(item.payload) ? "auto" : "click"
 
 /** A request slot for an outbox item: its priority, and its capture time, so waiting clicks go oldest first. */
-export const slotOf = (item: { readonly kind: "score" | "click" | "undo"; readonly createdAt: number }) =>
-  [priorityOf(item.kind), item.createdAt] as const
+export const slotOf = (item: { readonly kind: "score" | "click" | "undo"; readonly createdAt: number; readonly payload?: unknown }) =>
+  [priorityOf(item), item.createdAt] as const
 
 export interface BudgetOptions {
   /** The service's limit for this token, shared by every place. */
@@ -69,7 +72,7 @@ const backoffCapMs = 15_000
 
 const make = Effect.fnUntraced(function*(options: BudgetOptions) {
   const intervalMs = (1000 / options.requestsPerSecond) * (1 + (options.margin ?? 0.01))
-  const waiters: Record<Priority, Array<Waiter>> = { click: [], score: [], probe: [], background: [] }
+  const waiters: Record<Priority, Array<Waiter>> = { click: [], auto: [], score: [], probe: [], background: [] }
   const bell = yield* Queue.sliding<void>(1)
   const sent: Array<number> = []
   let lastGrant = -Infinity
@@ -83,11 +86,14 @@ const make = Effect.fnUntraced(function*(options: BudgetOptions) {
 
   const nextWaiter = (): Waiter | undefined =>
     waiters.probe.shift() ??
-      (suspended === null ? waiters.click.shift() ?? waiters.score.shift() ?? waiters.background.shift() : undefined)
+      (suspended === null
+        ? waiters.click.shift() ?? waiters.auto.shift() ?? waiters.score.shift() ?? waiters.background.shift()
+        : undefined)
 
   const hasWaiter = () =>
     waiters.probe.length > 0 ||
-    (suspended === null && (waiters.click.length > 0 || waiters.score.length > 0 || waiters.background.length > 0))
+    (suspended === null &&
+      (waiters.click.length > 0 || waiters.auto.length > 0 || waiters.score.length > 0 || waiters.background.length > 0))
 
   const grantLoop = Effect.gen(function*() {
     while (true) {
@@ -123,7 +129,7 @@ const make = Effect.fnUntraced(function*(options: BudgetOptions) {
       const waiter: Waiter = { granted: yield* Deferred.make<void>(), order: order ?? Number.POSITIVE_INFINITY }
       const queue = waiters[priority]
       // Behind every waiter of the same or an older order: equal orders keep arrival order.
-      const before = priority === "click" ? queue.findIndex((w) => w.order > waiter.order) : -1
+      const before = priority === "click" || priority === "auto" ? queue.findIndex((w) => w.order > waiter.order) : -1
       queue.splice(before === -1 ? queue.length : before, 0, waiter)
       yield* ring
       yield* Deferred.await(waiter.granted).pipe(
@@ -171,7 +177,7 @@ const make = Effect.fnUntraced(function*(options: BudgetOptions) {
       return {
         requestsPerSecond: options.requestsPerSecond,
         sentLastMinute: sent.filter((t) => t >= now - 60_000).length,
-        waiting: { click: waiters.click.length, score: waiters.score.length },
+        waiting: { click: waiters.click.length + waiters.auto.length, score: waiters.score.length },
         backoffUntil: backoffUntil > now ? backoffUntil : null,
         suspended
       }

@@ -2,6 +2,7 @@ import { Clock, Context, Effect, Layer, Option, Queue, Schema } from "effect"
 import { ServiceClient } from "../service/client.ts"
 import { BridgeEvents } from "../status/bridge-events.ts"
 import { makeBackOff } from "./back-off.ts"
+import { staleAutoHighlight } from "../highlights/auto-footage.ts"
 import { Deliverer } from "./deliverer.ts"
 import { Outbox, type OutboxItem } from "./outbox.ts"
 import type { Outcome, RetryKind } from "./outcome.ts"
@@ -73,7 +74,7 @@ export class Scheduler extends Context.Service<Scheduler, {
           return yield* outbox.markDead(item.id, outcome.error)
         case "Missed":
           yield* Effect.logError(`click #${item.id} for ${item.place} missed: ${outcome.reason}`)
-          return yield* outbox.markMissed(item.id, outcome.reason)
+          return yield* outbox.markMissed(item.id, outcome.reason, outcome.result)
         case "Retry":
           return yield* retryLater(item, outcome.kind, outcome.error, outcome.inDoubt ?? false)
       }
@@ -103,6 +104,12 @@ export class Scheduler extends Context.Service<Scheduler, {
         const current = yield* outbox.get(head.id)
         if (Option.isNone(current) || current.value.state !== "pending") return
         const item = current.value
+        // An auto-highlight whose footage is gone is not sent late, and spends no slot.
+        const stale = staleAutoHighlight(item, yield* Clock.currentTimeMillis)
+        if (stale !== undefined) {
+          yield* bus.publish({ _tag: "Settled", place: item.place, itemId: item.id, kind: item.kind, outcome: stale })
+          return yield* record(item, stale)
+        }
         // The in-doubt mark is written while the item waits, not inside its slot.
         const markedFor = item.sentAt === null ? yield* deliverer.markBeforeSlot(item) : undefined
         yield* budget.acquire(...slotOf(item)).pipe(
@@ -116,6 +123,9 @@ export class Scheduler extends Context.Service<Scheduler, {
 
     const deliver = (item: OutboxItem) =>
       Effect.gen(function*() {
+        // An auto-highlight waits here for a press that would replace it (see Outbox.appendMerging).
+        const holdMs = item.notBefore - (yield* Clock.currentTimeMillis)
+        if (holdMs > 0) yield* Effect.sleep(holdMs)
         for (let failures = 0;; failures++) {
           const failed = yield* deliverOnce(item).pipe(
             // 429 and 401 are paced by the budget itself: try again as soon as it grants a slot.

@@ -1,7 +1,43 @@
-import type { ClickBody } from "../service/schemas.ts"
+import { createHash } from "node:crypto"
+import type { ScoreEntry } from "../domain/score-entry.ts"
+import type { ClickBody, Overlay } from "../service/schemas.ts"
+import type { AutoHighlight } from "./score-moments.ts"
 
 /** The `metadata.source` of a click the bridge made from the score; a button source may not take this name. */
 export const autoSource = "auto"
 
-/** Whether a click body was made by an auto-highlight rule rather than a press. */
-export const isAutoClick = (body: ClickBody): boolean => body.metadata?.["source"] === autoSource
+/** Whether a click body (an outbox payload, so possibly anything) was made by an auto-highlight rule rather than a press. */
+export const isAutoClick = (body: unknown): boolean =>
+  (body as ClickBody | null | undefined)?.metadata?.["source"] === autoSource
+
+/**
+ * The service's click body for an auto-highlight: stamped at the score change, with its rule's
+ * window, the entry and the team's overlay. `rules` lists every rule that chose the same change
+ * (only when several did); metadata stays far below the service's 500 bytes.
+ */
+export const autoClickBody = (options: {
+  readonly highlight: AutoHighlight
+  readonly clickId: string
+  readonly score: ScoreEntry | undefined
+  readonly overlay: Overlay | undefined
+}): ClickBody => {
+  const { highlight } = options
+  return {
+    timeStamp: highlight.at,
+    startTime: highlight.at - Math.round(highlight.window.beforeSeconds * 1000),
+    endTime: highlight.at + Math.round(highlight.window.afterSeconds * 1000),
+    ...(options.score === undefined ? {} : { score: { ...options.score } }),
+    ...(options.overlay === undefined ? {} : { overlays: [options.overlay] }),
+    metadata: {
+      clickId: options.clickId,
+      team: highlight.team,
+      source: autoSource,
+      rule: highlight.rule,
+      ...(highlight.rules.length > 1 ? { rules: highlight.rules } : {})
+    }
+  }
+}
+
+/** Derived from the place, rule and stamp: the same change judged twice (a retried store) is the same click. */
+export const autoClickIdOf = (place: string, highlight: AutoHighlight): string =>
+  createHash("sha256").update(`${place}\u0000${autoSource}\u0000${highlight.rule}\u0000${highlight.at}`).digest("base64url").slice(0, 20)

@@ -69,15 +69,29 @@ export class ScoreMoments {
 
   /** A settled entry has been stored: the highlights its change selects (at most one). */
   onEntry(next: ScoreState): ReadonlyArray<AutoHighlight> {
+    const judged = this.judge(next)
+    judged.accept()
+    return judged.highlights
+  }
+
+  /**
+   * The highlights an entry's change would select, without taking the entry as the new score
+   * until `accept` is called: an entry that fails to be stored is offered again, and must be
+   * judged against the same score as the first time.
+   */
+  judge(next: ScoreState): { readonly highlights: ReadonlyArray<AutoHighlight>; readonly accept: () => void } {
     const before = this.previous
-    this.previous = next
     if (before === undefined) {
-      this.lastLeader = leaderOf(next)
-      return []
+      return { highlights: [], accept: () => {
+        this.previous = next
+        this.lastLeader = leaderOf(next)
+      } }
     }
-    const verdicts = this.rules.map((rule) => ({ rule, verdict: this.judge(rule, before, next) }))
-    this.remember(before, next)
-    return this.combine(next.at, verdicts)
+    const verdicts = this.rules.map((rule) => ({ rule, verdict: this.verdict(rule, before, next) }))
+    return { highlights: this.combine(next.at, verdicts), accept: () => {
+      this.previous = next
+      this.remember(before, next)
+    } }
   }
 
   /** A reading: a countdown clock reaching zero ends the period (`period-end`), once per period. */
@@ -116,7 +130,7 @@ export class ScoreMoments {
     if (this.family === "generic" && next.period > before.period) this.periodEnded = this.periodEnded === before.period ? this.periodEnded : before.period
   }
 
-  private judge(rule: AutoRule, before: ScoreState, next: ScoreState): Verdict {
+  private verdict(rule: AutoRule, before: ScoreState, next: ScoreState): Verdict {
     const format = matchFormatOf(this.sport, rule)
     switch (rule.rule) {
       case "score": {

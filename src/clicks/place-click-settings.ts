@@ -1,0 +1,25 @@
+import type { Place } from "../config/schema.ts"
+import { liveFieldsFor } from "./live-values.ts"
+import { overlayForClick } from "./overlay-for-click.ts"
+import { checkOverlay } from "./overlay-rules.ts"
+import type { PlaceClickSettings } from "./press-handler.ts"
+
+/** How a place's clicks are made — presses and auto-highlights alike: window, undo and merge limits, team overlays. */
+export const clickSettingsOf = (place: Place): PlaceClickSettings => {
+  const clicks = place.clicks
+  return {
+    place: place.key,
+    window: clicks?.beforeSeconds === undefined || clicks.afterSeconds === undefined
+      ? undefined
+      : { beforeSeconds: clicks.beforeSeconds, afterSeconds: clicks.afterSeconds },
+    undoWithinMs: (clicks?.undoWithinSeconds ?? 120) * 1000,
+    mergeMs: (clicks?.mergeSeconds ?? 5) * 1000,
+    overlayFor: (team, score, event) => {
+      const configured = team === "none" ? undefined : place.teams?.[team]?.overlay
+      if (configured === undefined) return {}
+      const overlay = overlayForClick(configured, liveFieldsFor(score, event, team))
+      const problems = checkOverlay(overlay)
+      return problems.length === 0 ? { overlay } : { problems }
+    }
+  }
+}

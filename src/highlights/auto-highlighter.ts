@@ -1,0 +1,75 @@
+import { Clock, Effect } from "effect"
+import type { PlaceClickSettings } from "../clicks/press-handler.ts"
+import { footageKeptMs } from "../delivery/footage.ts"
+import { type AppendInput, Outbox } from "../delivery/outbox.ts"
+import type { ScoreEntry } from "../domain/score-entry.ts"
+import { ActiveEvents } from "../events/active-events.ts"
+import { autoClickBody, autoClickIdOf } from "./auto-click.ts"
+import type { AutoRule } from "./auto-rule.ts"
+import { mergeLookback, pressNear } from "./press-merge.ts"
+import type { AutoHighlight } from "./score-moments.ts"
+
+/** What a place's auto-highlights need from its config. */
+export interface AutoHighlightSettings {
+  readonly rules: ReadonlyArray<AutoRule>
+  /** A press within this much of an auto-highlight makes the one click (the press's). */
+  readonly mergeMs: number
+  readonly overlayFor: PlaceClickSettings["overlayFor"]
+}
+
+/** A "no event" answer younger than this is trusted, as for presses (press-handler.ts). */
+const noEventTrustedMs = 60_000
+
+const clockTime = (ms: number) => new Date(ms).toISOString().slice(11, 23)
+
+/**
+ * The outbox items a place's selected highlights become: clicks like a press's, held `mergeMs`
+ * for a press to replace them. None when a press already covers the moment, when the place is
+ * known to have no event, or when the footage is already gone (a change judged long after it
+ * was shown): each is logged, none is sent late.
+ */
+export const autoHighlightItems = Effect.fnUntraced(function*(
+  place: string,
+  settings: AutoHighlightSettings,
+  highlights: ReadonlyArray<AutoHighlight>,
+  score: ScoreEntry | undefined
+) {
+  if (highlights.length === 0) return []
+  const outbox = yield* Outbox
+  const events = yield* ActiveEvents
+  const now = yield* Clock.currentTimeMillis
+  const known = yield* events.current(place)
+  const recent = yield* outbox.recent(place, mergeLookback)
+  const items: Array<AppendInput> = []
+  for (const highlight of highlights) {
+    const what = `${highlight.rule} auto-highlight (${highlight.team}) at ${clockTime(highlight.at)}`
+    if (now - (highlight.at - highlight.window.beforeSeconds * 1000) > footageKeptMs) {
+      yield* Effect.logWarning(`${place}: ${what} skipped, not sent: its footage is older than the minute the service keeps`)
+      continue
+    }
+    if (known !== undefined && known.eventKey === null && now - known.learnedAt < noEventTrustedMs) {
+      yield* Effect.logInfo(`${place}: ${what} not made: no event running`)
+      continue
+    }
+    const press = pressNear(recent, highlight.at, settings.mergeMs)
+    if (press !== undefined) {
+      yield* Effect.logInfo(`${place}: ${what} merged into press click #${press.id}, pressed within ${settings.mergeMs / 1000} s: one click, the press's`)
+      continue
+    }
+    const clickId = autoClickIdOf(place, highlight)
+    const { overlay, problems } = highlight.team === "none" ? {} : settings.overlayFor(highlight.team, score, known)
+    if (problems !== undefined) {
+      yield* Effect.logError(`${place}: ${highlight.team} overlay left out of the ${highlight.rule} auto-highlight: ${problems.join("; ")}`)
+    }
+    items.push({
+      place,
+      kind: "click",
+      payload: autoClickBody({ highlight, clickId, score, overlay }),
+      eventKey: known?.eventKey ?? null,
+      dedupeKey: `click:${clickId}`,
+      createdAt: highlight.at,
+      notBefore: highlight.at + settings.mergeMs
+    })
+  }
+  return items
+})

@@ -1,0 +1,34 @@
+import type { OutboxItem } from "../delivery/outbox.ts"
+import type { ClickBody } from "../service/schemas.ts"
+import { isAutoClick } from "./auto-click.ts"
+
+/** Clicks looked at when a press and an auto-highlight may be one moment: a few seconds' worth at any pace. */
+export const mergeLookback = 40
+
+const near = (item: OutboxItem, at: number, withinMs: number) =>
+  item.kind === "click" && Math.abs((item.payload as ClickBody).timeStamp - at) <= withinMs
+
+/**
+ * A press that already made a click within `withinMs` of an auto-highlight's time: the press is
+ * the highlight, the rule adds nothing. `recent` newest first, as Outbox.recent returns them.
+ * A press that made nothing (no event, rejected) does not count.
+ */
+export const pressNear = (recent: ReadonlyArray<OutboxItem>, at: number, withinMs: number): OutboxItem | undefined =>
+  withinMs <= 0 ? undefined : recent.find((item) =>
+    near(item, at, withinMs) && !isAutoClick(item.payload) && item.state !== "dead" && item.state !== "warning"
+  )
+
+/**
+ * The auto-highlights a press at `at` replaces: those within `withinMs`. Not yet sent ones are
+ * merged away (never sent); ones already sent or delivered are taken back with an undo, so the
+ * place keeps one click for the moment either way.
+ */
+export const autosNear = (recent: ReadonlyArray<OutboxItem>, at: number, withinMs: number) => {
+  const autos = withinMs <= 0 ? [] : recent.filter((item) =>
+    near(item, at, withinMs) && isAutoClick(item.payload) && (item.state === "pending" || item.state === "delivered")
+  )
+  return {
+    unsent: autos.filter((item) => item.state === "pending" && item.sentAt === null),
+    sent: autos.filter((item) => item.state === "delivered" || item.sentAt !== null)
+  }
+}
