@@ -2,7 +2,7 @@ import { Console, Effect, Option, Runtime, Schema } from "effect"
 import { Command, Flag } from "effect/cli"
 import { checkOverlay } from "../clicks/overlay-rules.ts"
 import { overlayForClick } from "../clicks/overlay-for-click.ts"
-import { sampleLiveFields, teamOverlayIn } from "../clicks/overlay-preview.ts"
+import { overlayCarriers, sampleLiveFields, teamOverlayIn } from "../clicks/overlay-preview.ts"
 import { fetchTemplate, readTemplateFile } from "../clicks/overlay-template.ts"
 import { checkTemplate, templateNotes } from "../clicks/template-rules.ts"
 import type { TeamOverlay } from "../config/clicks.ts"
@@ -68,6 +68,7 @@ const run = Effect.fn("overlayPreview")(function*(input: {
   const teamOverlay = yield* Effect.fromResult(teamOverlayIn(config.places, input.place, input.team)).pipe(
     Effect.mapError((message) => new OverlayPreviewFailure({ message, exitCode: exitUsage }))
   )
+  for (const line of overlayCarriers(config.places, input.place, input.team)) yield* Console.log(line)
   const overlay = overlayForClick(teamOverlay, sampleLiveFields(input.team, {
     homeTeam: Option.getOrUndefined(input.homeTeam),
     awayTeam: Option.getOrUndefined(input.awayTeam),

@@ -1,4 +1,6 @@
 import { Result } from "effect"
+import { isTeamless, ruleLabel } from "../config/auto-rule-words.ts"
+import { describePress } from "../config/button-rules.ts"
 import type { TeamOverlay } from "../config/clicks.ts"
 import type { Place } from "../config/place.ts"
 import type { LiveFields } from "./live-values.ts"
@@ -25,6 +27,34 @@ export const teamOverlayIn = (
     `place "${placeKey}" has no overlay for the ${team} team (add places[${index}].teams.${team}.overlay); ` +
       `teams with an overlay: ${listed(withOverlay)}`
   )
+}
+
+/**
+ * Which of the place's highlights the team's overlay goes on, and which go without one: presses
+ * by their action's team, auto-highlights by the team they are about (their filter, or the
+ * scoring side), as the click builder does. Empty for an unknown place.
+ */
+export const overlayCarriers = (places: ReadonlyArray<Place>, placeKey: string, team: PreviewTeam): ReadonlyArray<string> => {
+  const place = places.find((p) => p.key === placeKey)
+  if (place === undefined) return []
+  const presses = (place.actions ?? []).flatMap((action) => (action.do === "highlight" ? [action] : []))
+  const rules = place.autoHighlights ?? []
+  const carrying = [
+    ...presses.filter((press) => press.team === team).map((press) => `press ${describePress(press)}`),
+    ...rules.filter((rule) => !isTeamless(rule) && (rule.team ?? team) === team).map((rule) =>
+      `auto-highlight ${ruleLabel(rule)}${rule.team === undefined ? `, when it is about ${team}` : ` (${team} only)`}`
+    )
+  ]
+  const bare = [
+    ...presses.filter((press) => press.team === "none").map((press) => `press ${describePress(press)} (team none)`),
+    ...rules.filter(isTeamless).map((rule) => `auto-highlight ${ruleLabel(rule)} (about no team)`)
+  ]
+  return [
+    ...(carrying.length === 0
+      ? [`No press or auto-highlight at ${placeKey} is for the ${team} team yet.`]
+      : [`At ${placeKey} the ${team} overlay goes on:`, ...carrying.map((line) => `  ${line}`)]),
+    ...(bare.length === 0 ? [] : [`Without an overlay at ${placeKey}:`, ...bare.map((line) => `  ${line}`)])
+  ]
 }
 
 /** Stand-ins for the live values of a real click: what the operator asked for, else plain defaults. */

@@ -21,7 +21,7 @@ type Issue = Schema.FilterIssue & { readonly path: ReadonlyArray<PropertyKey> }
 
 const noBroker = "there is no top-level mqtt: block with the broker url"
 
-const describePress = (press: Press) => `${press.source}${press.button === undefined ? " (any button)" : ` button ${press.button}`} ${press.gesture}`
+export const describePress = (press: Press) => `${press.source}${press.button === undefined ? " (any button)" : ` button ${press.button}`} ${press.gesture}`
 
 // Two actions match one press when they name the same gesture of the same source and one of them takes any button.
 const overlap = (a: Press, b: Press) =>

@@ -157,6 +157,53 @@ describe("scorebridge overlay-preview (process)", () => {
     expect(await previewRequests()).toHaveLength(1)
   })
 
+  it("lists the presses and auto-highlights the overlay goes on, and those that go without one", async () => {
+    const path = file("carriers.yaml", `service:
+  baseUrl: ${simulator.url}
+  token:
+    env: SB_TEST_TOKEN
+buttons:
+  - { name: keypad, type: input-event, device: /dev/input/event3 }
+places:
+  - key: court-1
+    sport: tennis
+    scoreboard:
+      protocol: lines
+      serial: { path: /dev/ttyUSB0 }
+      options: { delimiter: ",", fields: [home, away, period] }
+    actions:
+      - { source: keypad, button: 30, gesture: single, do: highlight, team: home }
+      - { source: keypad, button: 31, gesture: single, do: highlight, team: away }
+      - { source: keypad, gesture: double, do: highlight }
+    autoHighlights:
+      - { rule: break }
+      - { rule: set-won, team: home }
+      - { rule: match-point, team: away }
+      - { rule: period-end }
+    teams:
+${imageTeam("home")}
+`)
+    const run = await preview(path, "demo-token", "--place", "court-1", "--team", "home")
+    expect(run.code).toBe(0)
+    expect(run.stdout).toContain([
+      "At court-1 the home overlay goes on:",
+      "  press keypad button 30 single",
+      "  auto-highlight break, when it is about home",
+      "  auto-highlight set-won (home only)",
+      "Without an overlay at court-1:",
+      "  press keypad (any button) double (team none)",
+      "  auto-highlight period-end (about no team)",
+      "Preview video: "
+    ].join("\n"))
+    expect(await previewRequests()).toHaveLength(1)
+  })
+
+  it("says when nothing is for the team yet", async () => {
+    const run = await preview(config("nothing.yaml", imageTeam("home")), "demo-token", "--place", "court-1", "--team", "home")
+    expect(run.code).toBe(0)
+    expect(run.stdout).toContain("No press or auto-highlight at court-1 is for the home team yet.\nPreview video: ")
+  })
+
   it("exits 2 naming the places when the place is not configured", async () => {
     const run = await preview(config("places.yaml", imageTeam("home")), "demo-token", "--place", "court-9", "--team", "home")
     expect(run.code).toBe(2)
