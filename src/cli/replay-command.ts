@@ -1,5 +1,6 @@
 import { Console, Effect, Option } from "effect"
 import { Argument, Command, Flag } from "effect/cli"
+import { parseAutoRules } from "../config/auto-highlights.ts"
 import { captureExtension } from "../replay/capture-format.ts"
 import { recordedChunks } from "../replay/recorded-chunks.ts"
 import { recordLine, replay } from "../replay/replay.ts"
@@ -35,6 +36,13 @@ export const replayCommand = Command.make(
     start: Flag.Int("start").pipe(Flag.withDescription("Raw captures without sidecar: time of the first chunk, ms (default 0)"), Flag.optional),
     chunkMs: Flag.Int("chunk-ms").pipe(Flag.withDescription("Raw captures without sidecar: ms between chunks (default 0)"), Flag.optional),
     chunkBytes: Flag.Int("chunk-bytes").pipe(Flag.withDescription("Raw captures without sidecar: bytes per chunk (default 64)"), Flag.optional),
+    autoHighlights: Flag.String("auto-highlights").pipe(
+      Flag.withDescription(
+        "Auto-highlight rules as JSON, as a place's autoHighlights list, e.g. '[{\"rule\":\"score\",\"atLeast\":3},{\"rule\":\"lead-change\"}]': "
+          + "prints a {\"type\":\"highlight\",…} line for each click they would make"
+      ),
+      Flag.optional
+    ),
     file: Argument.String("file").pipe(
       Argument.withDescription("The capture: raw bytes, or a .ndjson capture with receive times ({\"t\":<ms>,\"b\":\"<base64>\"} per line)"),
       Argument.optional
@@ -49,6 +57,11 @@ export const replayCommand = Command.make(
       maxFrameBytes: Option.getOrUndefined(input.maxFrameBytes),
       settleMs: Option.getOrUndefined(input.settleMs)
     })).pipe(Effect.mapError((message) => new ReplayInputError({ message })))
+    const rules = Option.isNone(input.autoHighlights)
+      ? []
+      : yield* Effect.fromResult(parseAutoRules(input.autoHighlights.value, sport)).pipe(
+        Effect.mapError((message) => new ReplayInputError({ message: `--auto-highlights: ${message}` }))
+      )
     const chunks = yield* recordedChunks(input.file.value, input)
     // Settling works on receive times; a raw capture timed by nothing would be one long burst.
     const untimed = !input.file.value.endsWith(captureExtension) && Option.isNone(input.timestamps) && Option.isNone(input.chunkMs)
@@ -60,7 +73,7 @@ export const replayCommand = Command.make(
       )
     }
     let batch: Array<string> = []
-    for (const record of replay(decoder, sport, chunks, settle)) {
+    for (const record of replay(decoder, sport, chunks, settle, rules)) {
       batch.push(recordLine(record))
       if (batch.length < linesPerWrite) continue
       yield* Console.log(batch.join("\n"))
@@ -69,7 +82,9 @@ export const replayCommand = Command.make(
     if (batch.length > 0) yield* Console.log(batch.join("\n"))
   }, Effect.tapError((error) => Console.error(`scorebridge replay: ${error.message}`)))
 ).pipe(
-  Command.withDescription("Decode a recorded capture and print each reading and score entry the bridge would make, as NDJSON"),
+  Command.withDescription(
+    "Decode a recorded capture and print each reading, score entry and (with --auto-highlights) auto-highlight the bridge would make, as NDJSON"
+  ),
   Command.withExamples([{
     command: "scorebridge replay --protocol daktronics-rtd --sport football capture.bin",
     description: "Raw bytes: every reading and entry stamped 0 (see --start, --chunk-ms, --timestamps)"

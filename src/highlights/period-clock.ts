@@ -1,7 +1,7 @@
 /**
- * The end of a period on a board whose clock counts down: the clock reaching zero from its last
- * second. A clock that counts up is reset to zero from far away (45:00 → 0:00), never from a
- * second, so it does not end a period here; those boards end one when the period number goes up.
+ * The end of a period on a board whose clock counts down: the clock reaching zero while running
+ * down. A clock that counts up is reset to zero while going up (or from far away, 45:00 → 0:00),
+ * so it does not end a period here; those boards end one when the period number goes up.
  */
 
 /** Seconds shown by a board clock: "12:34", "1:02:03", "45.6", "0", with blanks trimmed; undefined if it is no clock. */
@@ -15,20 +15,26 @@ export const clockSeconds = (clock: string): number | undefined => {
   return hours * 3600 + minutes * 60 + Number(seconds) + (tenths === undefined ? 0 : Number(tenths) / 10)
 }
 
-/** Last second before zero: a countdown's final step, wide enough for a board that skips a frame. */
-const finalStepSeconds = 2
+/** A countdown seen this close to zero before it shows zero has run out; a count-up clock is reset from further away. */
+const lastMinute = 60
 
 /** Follows one place's clock; `zeroReached` says when a countdown has just ended. */
 export class PeriodClock {
   private last: number | undefined
+  private beforeLast: number | undefined
 
-  /** Whether this clock reading ends a countdown (the previous reading was within its last seconds). */
+  /**
+   * Whether this clock reading ends a countdown: zero, after a value within the last minute that
+   * was itself going down. A board sending a few readings a second shows 0.1 then 0.0; a slower
+   * one may jump from 0:04, still a countdown. A count-up clock reset to zero was going up.
+   */
   zeroReached(clock: string | undefined): boolean {
     if (clock === undefined) return false
     const seconds = clockSeconds(clock)
-    if (seconds === undefined) return false
-    const before = this.last
+    if (seconds === undefined || seconds === this.last) return false
+    const [last, beforeLast] = [this.last, this.beforeLast]
+    this.beforeLast = last
     this.last = seconds
-    return seconds === 0 && before !== undefined && before > 0 && before <= finalStepSeconds
+    return seconds === 0 && last !== undefined && last > 0 && last <= lastMinute && beforeLast !== undefined && beforeLast > last
   }
 }

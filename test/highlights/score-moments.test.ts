@@ -87,13 +87,15 @@ describe("period-end", () => {
   it("a countdown reaching zero ends the period once, stamped with that reading; the next period's entry adds nothing", () => {
     const moments = new ScoreMoments("basketball", rules("period-end"))
     moments.onEntry({ at: 0, home: 20, away: 18, period: 1 })
+    expect(moments.onReading(reading(9, "0:12"))).toEqual([])
     expect(moments.onReading(reading(10, "0:02"))).toEqual([])
     expect(moments.onReading(reading(11, "1.0"))).toEqual([])
     expect(moments.onReading(reading(12, "0.0")).map((h) => [h.at, h.rule, h.team])).toEqual([[12, "period-end", "none"]])
     expect(moments.onReading(reading(13, "0.0"))).toEqual([])
     expect(moments.onEntry({ at: 20, home: 20, away: 18, period: 2 })).toEqual([])
     // Second quarter: its own end.
-    moments.onReading(reading(30, "0:01", 2))
+    moments.onReading(reading(29, "10:00", 2))
+    moments.onReading(reading(30, "0:04", 2))
     expect(moments.onReading(reading(31, "0:00", 2))).toHaveLength(1)
   })
 
@@ -102,6 +104,8 @@ describe("period-end", () => {
     moments.onEntry({ at: 0, home: 1, away: 0, period: 1 })
     expect(moments.onReading(reading(10, "19:59"))).toEqual([])
     expect(moments.onReading(reading(11, "0:00"))).toEqual([])
+    // Reset while going up, even close to zero: not a countdown.
+    for (const [i, clock] of ["0:28", "0:29", "0:30", "0:00"].entries()) expect(moments.onReading(reading(12 + i, clock))).toEqual([])
     expect(moments.onEntry({ at: 20, home: 1, away: 0, period: 2 }).map((h) => [h.at, h.rule])).toEqual([[20, "period-end"]])
     expect(moments.onEntry({ at: 30, home: 2, away: 0, period: 2 })).toEqual([])
   })
