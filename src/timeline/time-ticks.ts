@@ -1,0 +1,31 @@
+const second = 1000
+const minute = 60 * second
+const steps = [1, 2, 5, 10, 15, 30].map((s) => s * second)
+  .concat([1, 2, 5, 10, 15, 30].map((m) => m * minute))
+  .concat([1, 2, 3, 6, 12, 24].map((h) => h * 60 * minute))
+
+/** Round clock times between `from` and `to`, at least `minGapMs` apart. */
+export const timeTicks = (from: number, to: number, minGapMs: number): { readonly step: number; readonly ticks: ReadonlyArray<number> } => {
+  const step = steps.find((s) => s >= minGapMs) ?? steps.at(-1)!
+  const ticks: Array<number> = []
+  for (let t = Math.ceil(from / step) * step; t <= to; t += step) ticks.push(t)
+  return { step, ticks }
+}
+
+/** A wall-clock label, as the venue reads it (the bridge's time zone unless one is given). */
+export const clockLabel = (ms: number, withSeconds: boolean, timeZone?: string): string =>
+  new Intl.DateTimeFormat("en-GB", {
+    hour: "2-digit",
+    minute: "2-digit",
+    ...(withSeconds ? { second: "2-digit" } : {}),
+    hourCycle: "h23",
+    ...(timeZone === undefined ? {} : { timeZone })
+  }).format(ms)
+
+/** Nice whole-number steps for a score axis of 0…max, about `count` of them. */
+export const scoreTicks = (max: number, count: number): ReadonlyArray<number> => {
+  const step = [1, 2, 5, 10, 20, 25, 50, 100].find((s) => max / s <= count) ?? Math.ceil(max / count)
+  const ticks: Array<number> = []
+  for (let v = 0; v <= max; v += step) ticks.push(v)
+  return ticks
+}

@@ -1,0 +1,66 @@
+import type { HighlightState, ScoreState, Timeline } from "./timeline-model.ts"
+import { highlightStyle, scoreStateStyle, tieBreakColour } from "./timeline-palette.ts"
+import { escapeXml, tag, textWidth } from "./svg-text.ts"
+import { markShape } from "./mark-shape.ts"
+
+const size = 11
+const rowHeight = 18
+
+interface LegendItem {
+  readonly key: string
+  readonly label: string
+  /** The swatch, drawn centred on (x, y). */
+  readonly swatch: (x: number, y: number) => string
+}
+
+const scaleWords = { tennis: "games in each set", volleyball: "points in each set", generic: "points" } as const
+
+// States always explained, so the legend reads the same before anything went wrong.
+const alwaysShown: ReadonlyArray<HighlightState> = ["delivered", "in-flight"]
+
+/**
+ * What each shape and colour means, for what the picture shows: both highlight kinds, the
+ * states present (delivered and in flight always), the tie-break hatch, the delivery strip.
+ */
+export const legendSvg = (tl: Timeline, width: number, pad: number, top: number): { readonly svg: string; readonly height: number } => {
+  const states = (Object.keys(highlightStyle) as Array<HighlightState>)
+    .filter((s) => alwaysShown.includes(s) || tl.highlights.some((h) => h.state === s))
+  const scoreStates = new Set<ScoreState>(["delivered", ...tl.segments.flatMap((s) => s.points.map((p) => p.state))])
+  const items: Array<LegendItem> = [
+    { key: "press", label: "press", swatch: (x, y) => markShape("press", x, y, "#ffffff", "#475569") },
+    { key: "auto", label: "auto-highlight", swatch: (x, y) => markShape("auto", x, y, "#ffffff", "#475569") },
+    ...states.map((state): LegendItem => ({
+      key: state,
+      label: highlightStyle[state].label,
+      swatch: (x, y) =>
+        tag("circle", { cx: x, cy: y, r: 5.5, fill: highlightStyle[state].fill, stroke: highlightStyle[state].stroke === "#ffffff" ? "none" : highlightStyle[state].stroke }) +
+        (state === "undone" ? tag("line", { x1: x - 4, y1: y + 4, x2: x + 4, y2: y - 4, stroke: "#1e293b", "stroke-width": 1.6 }) : "")
+    })),
+    ...(tl.tieBreaks.length === 0 ? [] : [{
+      key: "tie-break",
+      label: "tie-break",
+      swatch: (x: number, y: number) => tag("rect", { x: x - 6, y: y - 5, width: 12, height: 10, fill: "url(#tie-break)", stroke: tieBreakColour })
+    }]),
+    ...[...scoreStates].map((state): LegendItem => ({
+      key: `score-${state}`,
+      label: scoreStateStyle[state].label,
+      swatch: (x, y) => tag("rect", { x: x - 1.5, y: y - 5, width: 3, height: 10, fill: scoreStateStyle[state].fill })
+    }))
+  ]
+  const caption = `Lines: ${scaleWords[tl.shape]} · marks: highlights`
+  const placed: Array<string> = [tag("text", { x: pad, y: top + 13, "font-size": size, fill: "#64748b", "data-legend-caption": "" }, escapeXml(caption))]
+  let x = pad
+  let row = 1
+  for (const item of items) {
+    const itemWidth = 16 + textWidth(item.label, size) + 12
+    if (x > pad && x + itemWidth > width - pad) {
+      x = pad
+      row++
+    }
+    const y = top + row * rowHeight + 9
+    placed.push(tag("g", { "data-legend-item": item.key }, item.swatch(x + 6, y - 4) +
+      tag("text", { x: x + 16, y, "font-size": size, fill: "#0f172a" }, escapeXml(item.label))))
+    x += itemWidth
+  }
+  return { svg: tag("g", { "data-legend": "" }, placed.join("")), height: (row + 1) * rowHeight + 4 }
+}
