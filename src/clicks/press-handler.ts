@@ -4,7 +4,7 @@ import type { ScoreEntry } from "../domain/score-entry.ts"
 import { Outbox } from "../delivery/outbox.ts"
 import { Scheduler } from "../delivery/scheduler.ts"
 import { ActiveEvents, type KnownEvent } from "../events/active-events.ts"
-import { autosNear, mergeLookback } from "../highlights/press-merge.ts"
+import { autoMadeNothing, autosNear, mergeLookback } from "../highlights/press-merge.ts"
 import type { ClickBody, Overlay } from "../service/schemas.ts"
 import { type ClickWindow, clickBody, clickIdOf, type Team } from "./click-body.ts"
 import type { LatePress } from "./late-press.ts"
@@ -72,7 +72,11 @@ export const handlePress = Effect.fnUntraced(function*(
   if (action.do === "undo") {
     const last = yield* outbox.lastOf(place, "click")
     if (Option.isNone(last)) return { _tag: "NothingToUndo", reason: "no highlight made at this place yet" } satisfies PressResult
-    const click = last.value
+    // An auto-highlight that made nothing (a press replaced it, its footage was gone) is passed over:
+    // undo takes back the last highlight there is, whatever made it.
+    const click = autoMadeNothing(last.value)
+      ? (yield* outbox.recent(place, mergeLookback)).find((item) => item.kind === "click" && !autoMadeNothing(item)) ?? last.value
+      : last.value
     const ageMs = now - click.createdAt
     if (ageMs > settings.undoWithinMs) {
       return { _tag: "NothingToUndo", reason: `the last highlight is ${Math.round(ageMs / 1000)} s old, past the undo limit` } satisfies PressResult

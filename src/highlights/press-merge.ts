@@ -32,3 +32,8 @@ export const autosNear = (recent: ReadonlyArray<OutboxItem>, at: number, withinM
     sent: autos.filter((item) => item.state === "delivered" || item.sentAt !== null)
   }
 }
+
+/** An auto-highlight that will make no moment: merged into a press, rejected, or skipped unsent. */
+export const autoMadeNothing = (item: OutboxItem): boolean =>
+  item.kind === "click" && isAutoClick(item.payload) &&
+  (item.state === "warning" || item.state === "dead" || (item.state === "missed" && (item.result as { skipped?: boolean } | null)?.skipped === true))
