@@ -1,11 +1,15 @@
 import { Clock, Context, Effect, Layer, Option, Stream } from "effect"
 import type { LinkKind } from "../config/scoreboard-link.ts"
-import type { LaneCount, OutboxItem } from "../delivery/outbox.ts"
+import type { LaneCount, OutboxItem, OutboxReadError } from "../delivery/outbox.ts"
 import { Outbox } from "../delivery/outbox.ts"
 import { RateBudget } from "../delivery/rate-budget.ts"
 import type { LinkState } from "../domain/received.ts"
 import { ActiveEvents, type KnownEvent } from "../events/active-events.ts"
 import { ServiceClient } from "../service/client.ts"
+import { buildTimeline } from "../timeline/build-timeline.ts"
+import type { Timeline } from "../timeline/timeline-model.ts"
+import { timelineVersion } from "../timeline/timeline-version.ts"
+import { UnknownPlace } from "../timeline/unknown-place.ts"
 import { MqttConnection } from "../transport/mqtt.ts"
 import { BridgeEvents, type BridgeEvent } from "./bridge-events.ts"
 import { buttonView, defaultThresholds, scoreboardView, type SourceView, type Thresholds } from "./liveness.ts"
@@ -41,6 +45,10 @@ export class BridgeStatus extends Context.Service<BridgeStatus, {
   readonly snapshot: Effect.Effect<StatusSnapshot>
   /** Prometheus text exposition. */
   readonly metrics: Effect.Effect<string>
+  /** The place's current event, from its recent outbox items (see src/timeline/). */
+  timeline(placeKey: string): Effect.Effect<Timeline, UnknownPlace | OutboxReadError>
+  /** Per place, a tag that changes whenever its timeline can: the page re-requests the picture only then. */
+  readonly timelineVersions: Effect.Effect<Readonly<Record<string, string>>>
 }>()("scorebridge/status/BridgeStatus") {
   static readonly layer = (options: StatusOptions) => Layer.effect(BridgeStatus, make(options))
 }
@@ -224,8 +232,32 @@ const make = Effect.fnUntraced(function*(options: StatusOptions) {
     } satisfies StatusSnapshot
   })
 
+  // A long match is a few hundred entries and clicks; this keeps a day's worth of one place.
+  const timelineItems = 2000
+
+  const timeline = Effect.fnUntraced(function*(placeKey: string) {
+    const place = options.places.find((p) => p.key === placeKey)
+    if (place === undefined) return yield* new UnknownPlace({ place: placeKey, known: options.places.map((p) => p.key) })
+    const recent = yield* outbox.recent(place.key, timelineItems)
+    const known = (yield* events.all).get(place.key)
+    return buildTimeline({
+      place: { key: place.key, name: place.name ?? null },
+      sport: place.sport ?? null,
+      event: known === undefined ? null : { key: known.eventKey, homeTeam: known.homeTeam ?? null, awayTeam: known.awayTeam ?? null },
+      recent
+    })
+  })
+
+  const timelineVersions = Effect.gen(function*() {
+    const counts = yield* outbox.counts.pipe(Effect.orElseSucceed((): ReadonlyArray<LaneCount> => []))
+    const known = yield* events.all
+    return Object.fromEntries(options.places.map((p) => [p.key, timelineVersion(counts.filter((c) => c.place === p.key), known.get(p.key))]))
+  })
+
   return BridgeStatus.of({
     snapshot,
-    metrics: Effect.flatMap(snapshot, metrics.render)
+    metrics: Effect.flatMap(snapshot, metrics.render),
+    timeline,
+    timelineVersions
   })
 })

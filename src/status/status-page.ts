@@ -2,7 +2,9 @@
  * The status page: one self-contained document (inline CSS and JS, no external
  * assets — the mini-PC may be offline) that fetches /status.json every 2 s and
  * draws one card per place. Every value goes in through textContent, never as
- * HTML: error texts come from devices and the network.
+ * HTML: error texts come from devices and the network. Each card shows its place's
+ * timeline as an <img> of /places/<key>/timeline.svg, kept across redraws and
+ * re-requested only when status.json says that place's timeline changed.
  */
 export const statusPageHtml = `<!doctype html>
 <html lang="en">
@@ -41,6 +43,8 @@ dt { color:var(--muted); font-size:13px; padding-top:1px; }
 dd { margin:0; overflow-wrap:anywhere; }
 .score { font-size:26px; font-weight:800; font-variant-numeric:tabular-nums; line-height:1.1; margin-right:8px; }
 .small { color:var(--muted); font-size:12px; }
+.timeline { margin:0; padding:8px 8px 6px; border-top:1px solid var(--line); }
+.timeline img { display:block; width:100%; height:auto; }
 .errors { border-top:1px solid var(--line); padding:8px 16px 12px; font-size:13px; }
 .errors summary { cursor:pointer; color:var(--muted); }
 .errors ul { margin:6px 0 0; padding-left:18px; } .errors li { margin:2px 0; overflow-wrap:anywhere; }
@@ -76,6 +80,19 @@ function answer(a) { var span = el("span"); if (!a) return span; span.appendChil
 function entryText(e) { var sets = e.scoreValue && e.scoreValue.gameScores ? e.scoreValue.gameScores.map(function (g) { return g[0] + "-" + g[1]; }).join(" ") : "";
   var pts = e.scoreValue && e.scoreValue.pointScore ? " (" + e.scoreValue.pointScore.join("–") + ")" : "";
   return e.left !== undefined && !sets ? e.left + "–" + e.right + " P" + e.period : sets + pts; }
+var timelines = {};
+function timelineFigure(p) {
+  var t = timelines[p.key];
+  if (!t) { t = { img: el("img"), url: "" }; t.img.alt = "Timeline of " + (p.name || p.key); t.img.setAttribute("data-timeline", p.key); timelines[p.key] = t; }
+  var fig = el("figure", "timeline"); fig.appendChild(t.img); return fig;
+}
+// Laid out for the width it is shown at (in steps, so a resize does not refetch at every pixel): text stays readable on a phone.
+function showTimelines(versions) {
+  Object.keys(timelines).forEach(function (key) { var t = timelines[key], fig = t.img.parentNode; if (!fig || !fig.isConnected) return;
+    var width = Math.max(320, Math.ceil(fig.clientWidth / 40) * 40);
+    var url = "places/" + encodeURIComponent(key) + "/timeline.svg?width=" + width + "&v=" + encodeURIComponent((versions && versions[key]) || "");
+    if (url !== t.url) { t.url = url; t.img.setAttribute("src", url); } });
+}
 function row(dl, label, value) { dl.appendChild(el("dt", null, label)); var dd = el("dd"); if (value instanceof Node) dd.appendChild(value); else dd.textContent = value; dl.appendChild(dd); }
 function card(p, now) {
   var badgeKey = p.source.badge.replace(" ", "");
@@ -109,6 +126,7 @@ function card(p, now) {
   row(dl, "Last click", press);
   if (p.buttons.length > 0) { var b = el("span"); p.buttons.forEach(function (x) { b.appendChild(el("span", "pill " + (x.badge === "LIVE" ? "ok" : "bad"), x.source)); b.appendChild(document.createTextNode(" ")); }); row(dl, "Buttons", b); }
   c.appendChild(dl);
+  c.appendChild(timelineFigure(p));
   if (p.errors.length > 0) { var det = el("details", "errors"); det.appendChild(el("summary", null, "Recent errors (" + p.errors.length + ")")); var ul = el("ul");
     p.errors.slice(0, 8).forEach(function (e) { ul.appendChild(el("li", null, clock(e.at) + "  " + e.text + (e.times > 1 ? "  (×" + e.times + ")" : ""))); }); det.appendChild(ul); c.appendChild(det); }
   return c;
@@ -120,6 +138,7 @@ function render(s) {
   document.getElementById("meta").textContent = "updated " + clock(now) + " · running since " + clock(s.startedAt) + (s.clockSkewMs === null ? "" : " · clock vs service " + (s.clockSkewMs >= 0 ? "+" : "") + (s.clockSkewMs / 1000).toFixed(1) + " s");
   var reasons = document.getElementById("reasons"); reasons.replaceChildren(); s.reasons.forEach(function (r) { reasons.appendChild(el("li", null, r)); });
   var places = document.getElementById("places"); places.replaceChildren(); s.places.forEach(function (p) { places.appendChild(card(p, now)); });
+  showTimelines(s.timelines);
   var t = s.token; var state = t.suspended ? el("span", "pill bad", "PAUSED: " + t.suspended) : t.backoffUntil ? el("span", "pill warn", "BACKING OFF (429) for " + Math.ceil((t.backoffUntil - now) / 1000) + " s") : el("span", "pill ok", "OK");
   table("token", [["State", state], ["Requests, last minute", t.sentLastMinute + " of " + t.limitPerMinute + " allowed"], ["Waiting for a slot", t.waiting.click + " clicks · " + t.waiting.score + " scores"]]);
   table("links", s.links.map(function (l) { return [l.name, el("span", "pill " + (l.up ? "ok" : "bad"), l.up ? "UP" : l.state.toUpperCase()),

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import { Effect, Layer, Schedule, Schema } from "effect"
 import { parseHostPort } from "../domain/host-port.ts"
+import { timelineSvg } from "../timeline/timeline-svg.ts"
 import { BridgeStatus } from "./status-model.ts"
 import { statusPageHtml } from "./status-page.ts"
 
@@ -22,17 +23,49 @@ const headers = (reply: Reply) => ({
   "cache-control": "no-store",
   "x-content-type-options": "nosniff",
   // The page is self-contained: nothing may load from elsewhere, nothing may frame it.
-  "content-security-policy": "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'; frame-ancestors 'none'"
+  // The timelines are pictures from this server; an SVG opened on its own runs nothing either way.
+  "content-security-policy": "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src 'self'; connect-src 'self'; frame-ancestors 'none'"
 })
 
-const route = (path: string) =>
+const timelinePath = /^\/places\/([^/]+)\/timeline\.svg$/u
+
+// A malformed escape names no place: it is answered like any unknown key, not as a server error.
+const placeKeyOf = (encoded: string) => {
+  try {
+    return decodeURIComponent(encoded)
+  } catch {
+    return encoded
+  }
+}
+
+/** `GET /places/<key>/timeline.svg[?width=N]`: the place's current event as a standalone SVG. */
+const timeline = (encodedKey: string, search: URLSearchParams) =>
   Effect.gen(function*() {
     const status = yield* BridgeStatus
+    const width = Number(search.get("width") ?? Number.NaN)
+    const model = yield* status.timeline(placeKeyOf(encodedKey))
+    return { status: 200, type: "image/svg+xml", body: timelineSvg(model, Number.isFinite(width) ? { width } : {}) } satisfies Reply
+  }).pipe(
+    Effect.catchTags({
+      UnknownPlace: (e) => Effect.succeed(text(404, `${e.message}\n`)),
+      OutboxReadError: (e) => Effect.succeed(text(503, `timeline unavailable: ${e.message}\n`))
+    })
+  )
+
+const route = (url: URL) =>
+  Effect.gen(function*() {
+    const status = yield* BridgeStatus
+    const path = url.pathname
+    const place = timelinePath.exec(path)
+    if (place !== null) return yield* timeline(place[1]!, url.searchParams)
     switch (path) {
       case "/":
         return { status: 200, type: "text/html; charset=utf-8", body: statusPageHtml }
-      case "/status.json":
-        return { status: 200, type: "application/json", body: JSON.stringify(yield* status.snapshot) }
+      case "/status.json": {
+        // Per place, the tag of its timeline: the page reloads a picture only when its tag moved.
+        const timelines = yield* status.timelineVersions
+        return { status: 200, type: "application/json", body: JSON.stringify({ ...(yield* status.snapshot), timelines }) }
+      }
       case "/healthz": {
         const snapshot = yield* status.snapshot
         return snapshot.healthy ? text(200, "ok\n") : text(503, `${snapshot.reasons.join("\n")}\n`)
@@ -40,7 +73,7 @@ const route = (path: string) =>
       case "/metrics":
         return { status: 200, type: "text/plain; version=0.0.4; charset=utf-8", body: yield* status.metrics }
       default:
-        return text(404, "not found: try /, /status.json, /healthz or /metrics\n")
+        return text(404, "not found: try /, /status.json, /healthz, /metrics or /places/<key>/timeline.svg\n")
     }
   })
 
@@ -64,7 +97,7 @@ const closeServer = (server: Server) =>
   })
 
 /**
- * Serves the status page, /status.json, /healthz and /metrics on `listen`.
+ * Serves the status page, /status.json, /healthz, /metrics and each place's timeline on `listen`.
  * The bridge keeps delivering when the address is taken (another instance,
  * another program): the status page is retried every 30 s, not fatal.
  */
@@ -73,9 +106,8 @@ export const statusServerLayer = (listen: string) =>
     const context = yield* Effect.context<BridgeStatus>()
     const run = Effect.runPromiseWith(context)
     const handle = (req: IncomingMessage, res: ServerResponse) => {
-      const path = new URL(req.url ?? "/", "http://status").pathname
       const reply: Promise<Reply> = req.method === "GET" || req.method === "HEAD"
-        ? run(route(path)).catch(() => text(500, "status unavailable\n"))
+        ? run(Effect.suspend(() => route(new URL(req.url ?? "/", "http://status")))).catch(() => text(500, "status unavailable\n"))
         : Promise.resolve(text(405, "only GET\n"))
       void reply.then((r) => {
         res.writeHead(r.status, headers(r))
