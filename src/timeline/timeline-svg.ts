@@ -34,8 +34,12 @@ interface Frame {
   readonly y: (v: number) => number
 }
 
-const rowOf = { home: 11, none: 21, away: 31 } as const
-const stripHeight = 42
+const rowOf = { home: 17, none: 29, away: 41 } as const
+const stripHeight = 50
+// A merged auto-highlight is drawn small just above its row: the press that replaced it, seconds
+// later, would otherwise cover it.
+const mergedLift = 11
+const mergedScale = 0.55
 const rugHeight = 8
 
 const text = (x: number, y: number, size: number, content: string, more: Readonly<Record<string, string | number | undefined>> = {}) =>
@@ -135,7 +139,7 @@ const tieBreaks = (tl: Timeline, f: Frame): string =>
 
 const scoreAxis = (tl: Timeline, f: Frame, narrow: boolean): string =>
   scoreTicks(tl.yMax, narrow ? 4 : 6).map((v) =>
-    tag("line", { x1: f.left, x2: f.right, y1: f.y(v), y2: f.y(v), stroke: "#e2e8f0", "stroke-width": 1 }) +
+    tag("line", { x1: f.left, x2: f.right, y1: f.y(v), y2: f.y(v), stroke: "#e2e8f0", "stroke-width": 1, "data-y-grid": v }) +
     text(f.left - 4, f.y(v) + 3.5, 10, String(v), { "text-anchor": "end", fill: muted, "data-y-tick": v })
   ).join("")
 
@@ -200,13 +204,12 @@ const highlightMarks = (tl: Timeline, f: Frame, timeZone: string | undefined): s
     tag("rect", { x: pad + 6, y: f.stripTop + rowOf[team] - 4, width: 8, height: 8, rx: 2, fill: teamColour[team], "data-row": team })
   ).join("")
   const strip = tag("rect", { x: f.left, y: f.stripTop, width: f.right - f.left, height: stripHeight, fill: "#ffffff", "fill-opacity": 0.55 })
-  // A merged auto-highlight sits under the press that replaced it: drawn small and last, both show.
-  const ordered = [...tl.highlights.filter((h) => h.state !== "merged"), ...tl.highlights.filter((h) => h.state === "merged")]
-  const marks = ordered.map((h) => {
+  const marks = tl.highlights.map((h) => {
     const style = highlightStyle[h.state]
+    const merged = h.state === "merged"
     const cx = f.x(h.at)
-    const cy = f.stripTop + rowOf[h.team]
-    const guide = tag("line", { x1: cx, x2: cx, y1: cy + 7, y2: f.plotBottom, stroke: style.fill === "#e2e8f0" ? "#94a3b8" : style.fill, "stroke-opacity": 0.45, "stroke-dasharray": "2 3" })
+    const cy = f.stripTop + rowOf[h.team] - (merged ? mergedLift : 0)
+    const guide = tag("line", { x1: cx, x2: cx, y1: cy + (merged ? 4 : 7), y2: f.plotBottom, stroke: style.fill === "#e2e8f0" ? "#94a3b8" : style.fill, "stroke-opacity": 0.45, "stroke-dasharray": "2 3" })
     const strike = h.state === "undone" ? tag("line", { x1: cx - 5, y1: cy + 5, x2: cx + 5, y2: cy - 5, stroke: "#1e293b", "stroke-width": 1.8 }) : ""
     return tag("g", {
       "data-mark": "",
@@ -220,7 +223,7 @@ const highlightMarks = (tl: Timeline, f: Frame, timeZone: string | undefined): s
       "data-undo": h.undo ?? undefined,
       "data-merged-into": h.mergedInto ?? undefined,
       "data-x": cx
-    }, tag("title", {}, escapeXml(markTitle(tl, h, timeZone))) + guide + markShape(h.kind, cx, cy, style.fill, style.stroke, h.state === "merged" ? 0.7 : 1) + strike)
+    }, tag("title", {}, escapeXml(markTitle(tl, h, timeZone))) + guide + markShape(h.kind, cx, cy, style.fill, style.stroke, merged ? mergedScale : 1) + strike)
   }).join("")
   return strip + rows + marks
 }

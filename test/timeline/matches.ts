@@ -121,7 +121,7 @@ export const tennisMatch = (): TennisMatch => {
   })
   const undonePress = log.press(matchStart + 9 * 60_000, "away")
   log.undo(undonePress, matchStart + 9 * 60_000 + 4_000, { result: { deletedMomentKey: "m-undone", clickItemId: undonePress.id } })
-  const missedPress = log.press(matchStart + 14 * 60_000, "home", {
+  const missedPress = log.press(matchStart + 20 * 60_000, "home", {
     state: "missed",
     lastError: "moment m9 requested 75 s after the press; while an event is open only the last minute of footage can be clipped"
   })
@@ -163,7 +163,7 @@ export interface BasketballQuarter {
 
 // The second quarter, play by play: who scored, how much, seconds since the last basket.
 const plays: ReadonlyArray<readonly [Side, number, number]> = [
-  ["A", 2, 35], ["A", 3, 28], ["H", 2, 40], ["A", 2, 22], ["H", 3, 31], ["H", 2, 26], ["A", 1, 44], ["A", 1, 3],
+  ["A", 2, 35], ["A", 3, 28], ["H", 2, 40], ["H", 2, 22], ["A", 3, 31], ["H", 2, 26], ["A", 1, 44], ["A", 1, 3],
   ["H", 2, 37], ["A", 3, 29], ["H", 2, 33], ["A", 2, 41], ["H", 3, 24], ["H", 2, 38], ["A", 2, 30], ["A", 3, 27],
   ["H", 1, 45], ["H", 1, 3], ["A", 2, 36], ["H", 2, 29]
 ]
@@ -184,18 +184,20 @@ export const basketballQuarter = (): BasketballQuarter => {
   const q2From = t
   log.score(entry(2))
   const autos: Array<{ at: number; team: "home" | "away" | "none"; rules: Array<string> }> = []
+  // As the rules see it: the last team to lead, kept through a tie.
+  let lastLeader = Math.sign(home - away)
   for (const [side, points, after] of plays) {
     t += after * 1000
-    const leaderBefore = Math.sign(home - away)
     if (side === "H") home += points
     else away += points
-    const leaderAfter = Math.sign(home - away)
+    const leader = Math.sign(home - away)
     log.score(entry(2))
     const rules = [
       ...(points >= 3 ? ["score"] : []),
-      ...(leaderAfter !== 0 && leaderBefore !== 0 && leaderAfter !== leaderBefore ? ["lead-change"] : []),
-      ...(leaderAfter === 0 ? ["tie"] : [])
+      ...(leader !== 0 && leader !== lastLeader ? ["lead-change"] : []),
+      ...(leader === 0 ? ["tie"] : [])
     ]
+    if (leader !== 0) lastLeader = leader
     if (rules.length > 0) autos.push({ at: t, team: side === "H" ? "home" : "away", rules })
   }
   t += 150_000

@@ -36,7 +36,7 @@ export class ItemLog {
     return item
   }
 
-  score(entry: { readonly timeStamp: number }, more: Partial<OutboxItem> = {}) {
+  score<E extends { readonly timeStamp: number }>(entry: E, more: Partial<OutboxItem> = {}) {
     return this.add("score", entry, entry.timeStamp, more)
   }
 
