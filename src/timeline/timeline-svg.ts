@@ -35,10 +35,10 @@ interface Frame {
 }
 
 const rowOf = { home: 17, none: 29, away: 41 } as const
-const stripHeight = 50
-// A merged auto-highlight is drawn small just above its row: the press that replaced it, seconds
-// later, would otherwise cover it.
-const mergedLift = 11
+const stripHeight = 56
+// A merged auto-highlight is drawn small beside its row, on the side away from the other team's:
+// the press that replaced it, seconds later, would otherwise cover it.
+const mergedOffset = { home: -11, none: -11, away: 11 } as const
 const mergedScale = 0.55
 const rugHeight = 8
 
@@ -208,7 +208,7 @@ const highlightMarks = (tl: Timeline, f: Frame, timeZone: string | undefined): s
     const style = highlightStyle[h.state]
     const merged = h.state === "merged"
     const cx = f.x(h.at)
-    const cy = f.stripTop + rowOf[h.team] - (merged ? mergedLift : 0)
+    const cy = f.stripTop + rowOf[h.team] + (merged ? mergedOffset[h.team] : 0)
     const guide = tag("line", { x1: cx, x2: cx, y1: cy + (merged ? 4 : 7), y2: f.plotBottom, stroke: style.fill === "#e2e8f0" ? "#94a3b8" : style.fill, "stroke-opacity": 0.45, "stroke-dasharray": "2 3" })
     const strike = h.state === "undone" ? tag("line", { x1: cx - 5, y1: cy + 5, x2: cx + 5, y2: cy - 5, stroke: "#1e293b", "stroke-width": 1.8 }) : ""
     return tag("g", {

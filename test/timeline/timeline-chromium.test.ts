@@ -142,6 +142,12 @@ describe.skipIf(withoutChromium)("the timeline in headless Chromium", () => {
       expect(Math.abs(line("home", 1).right - xOnAxis(shown, match.set2From))).toBeLessThan(1)
       expect(shown.periods.find((p) => p.period === 2)!.shownLabel?.text).toMatch(/^(Set 2 · 7–6|Set 2|S2)$/u)
 
+      // The merged away auto: small, just below the press that replaced it.
+      const merged = shown.marks.find((m) => m.state === "merged")!
+      const replacing = shown.marks.find((m) => m.item === model.highlights.find((h) => h.itemId === merged.item)!.mergedInto)!
+      expect([merged.team, replacing.kind, replacing.team]).toEqual(["away", "press", "away"])
+      expect(merged.shape.top).toBeGreaterThanOrEqual(replacing.shape.bottom)
+
       // The backlog: the last two entries waiting, shown in the delivery strip at their times.
       const waiting = shown.rug.filter((r) => r.state === "pending")
       expect(waiting.map((r) => r.at)).toEqual(model.segments[2]!.points.slice(1).map((p) => p.at))
@@ -165,10 +171,11 @@ describe.skipIf(withoutChromium)("the timeline in headless Chromium", () => {
       expect(Math.abs(entry!.x - auto.shape.cx)).toBeLessThan(1)
     }
     expect(shown.marks.filter((m) => m.kind === "press")).toHaveLength(1)
-    // The merged auto and the press that replaced it 2 s later: both seen, the auto small just above.
+    // The merged auto and the press that replaced it 2 s later: both seen, the auto small just
+    // above the home row (away from the away team's).
     const merged = shown.marks.find((m) => m.state === "merged")!
     const press = shown.marks.find((m) => m.kind === "press")!
-    expect(merged.team).toBe(press.team)
+    expect([merged.team, press.team]).toEqual(["home", "home"])
     expect(overlaps(merged.shape, press.shape)).toBe(false)
     expect(merged.shape.bottom).toBeLessThanOrEqual(press.shape.top)
     expect(merged.shape.right - merged.shape.left).toBeLessThan(press.shape.right - press.shape.left)
