@@ -3,7 +3,7 @@ import type { OutboxItem } from "../delivery/outbox.ts"
 import { isAutoClick } from "../highlights/auto-click.ts"
 import type { ClickBody } from "../service/schemas.ts"
 import { asClickPayload, asClickResult, undoneClickId } from "./outbox-payloads.ts"
-import type { HighlightMark, HighlightState, ScoreState, Team } from "./timeline-model.ts"
+import type { HighlightMark, HighlightState, Team } from "./timeline-model.ts"
 
 const madeMoment = (result: unknown) => typeof result === "object" && result !== null && "momentKey" in result
 
@@ -59,7 +59,7 @@ export const highlightMarks = (
         rule: auto && typeof metadata.rule === "string" ? metadata.rule : null,
         rules,
         state,
-        undo: state === "undone" ? undo!.state as ScoreState : null,
+        undo: state === "undone" ? undo!.state : null,
         mergedInto: state === "merged" ? asClickResult(click.result).mergedInto ?? null : null,
         detail: state === "undone" || state === "delivered" && click.state === "delivered" ? null : click.lastError
       }

@@ -3,7 +3,7 @@ import type { OutboxItem } from "../delivery/outbox.ts"
 import type { Pair } from "../domain/score-entry.ts"
 import { sportKind } from "../scoring/sport-kind.ts"
 import { asGenericScore, asSetScore, asTennisScore } from "./outbox-payloads.ts"
-import type { PeriodSpan, ScorePoint, ScoreSegment, ScoreShape, ScoreState, TieBreakSpan } from "./timeline-model.ts"
+import type { PeriodSpan, ScorePoint, ScoreSegment, ScoreShape, TieBreakSpan } from "./timeline-model.ts"
 
 export interface ScoreSeries {
   readonly segments: ReadonlyArray<ScoreSegment>
@@ -36,7 +36,7 @@ const genericSeries = (sport: string | null, scores: ReadonlyArray<OutboxItem>):
     at: entry.timeStamp,
     home: entry.left,
     away: entry.right,
-    state: item.state as ScoreState,
+    state: item.state,
     text: `${entry.left}–${entry.right}${entry.period > 0 ? ` ${prefix}${entry.period}` : ""}`
   }))
   const periods: Array<PeriodSpan> = []
@@ -127,10 +127,11 @@ const setSeries = (shape: ScoreShape, scores: ReadonlyArray<OutboxItem>): ScoreS
         at: r.at,
         home: pair[0],
         away: pair[1],
-        state: r.item.state as ScoreState,
+        state: r.item.state,
         text: `Set ${set + 1}: ${dash(pair)}${detail}`
       }
-      segments.set(set, [...(points ?? []), point])
+      if (points === undefined) segments.set(set, [point])
+      else points.push(point)
       const started = tieBreaks.get(set)
       if (tieBreak) tieBreaks.set(set, { set: set + 1, from: started?.from ?? r.at, to: r.at, points: dash(r.points!) })
       else if (started !== undefined) tieBreaks.set(set, { ...started, to: r.at })

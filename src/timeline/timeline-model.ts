@@ -1,15 +1,18 @@
+import type { ItemState } from "../delivery/outbox.ts"
+import type { SportKind } from "../scoring/sport-kind.ts"
+
 /**
  * One place's current event as a picture's worth of data: what the SVG draws and what tests
  * check. Plain data, no behaviour; times are ms since epoch (entry stamps, not send times).
  */
 
 /** How the score is plotted: the shape of the sport's entries. */
-export type ScoreShape = "tennis" | "volleyball" | "generic"
+export type ScoreShape = SportKind
 
 export type Team = "home" | "away" | "none"
 
-/** Delivery state of one score entry, as the outbox keeps it. */
-export type ScoreState = "pending" | "delivered" | "warning" | "dead" | "missed"
+/** Delivery state of one score entry (or undo), as the outbox keeps it. */
+export type ScoreState = ItemState
 
 /** One score entry as plotted: `home`/`away` are what the y axis shows (see `ScoreSegment`). */
 export interface ScorePoint {
