@@ -104,5 +104,12 @@ describe.skipIf(withoutChromium)("the timeline served by the daemon", () => {
 
     mkdirSync(join(process.cwd(), "test-artifacts"), { recursive: true })
     await page.screenshot({ path: join(process.cwd(), "test-artifacts", "status-timeline-phone.png"), fullPage: true })
+
+    // Opened on its own (a link), under the server's strict CSP, it is drawn as an SVG document.
+    await page.goto(`${daemon.url}/places/court-1/timeline.svg`)
+    const drawn = await page.evaluate(`(() => ({ root: document.documentElement.localName, width: document.documentElement.getBoundingClientRect().width,
+      marks: document.querySelectorAll("[data-mark]").length, home: document.querySelector('[data-team-score="home"]').getBoundingClientRect().width }))()`)
+    expect(drawn).toMatchObject({ root: "svg", width: 720, marks: 1 })
+    expect((drawn as { home: number }).home).toBeGreaterThan(0)
   }, 40_000)
 })
