@@ -126,7 +126,9 @@ export class ScoreMoments {
   private remember(before: ScoreState, next: ScoreState): void {
     // Volleyball leads are the current set's: a new set starts with nobody ahead.
     if (this.family === "volleyball" && (next.sets?.length ?? 0) !== (before.sets?.length ?? 0)) this.lastLeader = undefined
-    this.lastLeader = leaderOf(next) ?? this.lastLeader
+    // A score that went down is a correction or a new match: who leads now is all that counts.
+    const wentDown = next.home < before.home || next.away < before.away
+    this.lastLeader = wentDown ? leaderOf(next) : leaderOf(next) ?? this.lastLeader
     if (this.family === "generic" && next.period > before.period) this.periodEnded = this.periodEnded === before.period ? this.periodEnded : before.period
   }
 

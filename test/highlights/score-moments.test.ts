@@ -67,6 +67,10 @@ describe("any-sport rules on a basketball game", () => {
     expect(made).toEqual({ at: 5000, rule: "score", rules: ["score", "lead-change"], team: "away", window: { beforeSeconds: 9, afterSeconds: 2 } })
   })
 
+  it("a new match (the score back to 0–0) starts with nobody ahead: its first basket is no lead change", () => {
+    expect(generic("basketball", rules("lead-change"), [[80, 70], [0, 0], [0, 2], [3, 2]])).toEqual(["3:lead-change:home"])
+  })
+
   it("the first entry (nothing before it) and a corrected-down score make none", () => {
     expect(generic("basketball", rules("score", "tie"), [[10, 10], [8, 10], [8, 10]])).toEqual([])
   })
