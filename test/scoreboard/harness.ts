@@ -94,6 +94,10 @@ export interface BridgeOptions {
    * in this process: for behaviour of the process's own sockets and stamps under another event loop.
    */
   readonly process?: boolean
+  /** More of the place's config (e.g. autoHighlights, clicks, actions, teams), beside its key, sport and scoreboard. */
+  readonly place?: Readonly<Record<string, unknown>>
+  /** More top-level config (e.g. buttons, mqtt), beside service, stateDirectory, status and places. */
+  readonly config?: Readonly<Record<string, unknown>>
 }
 
 /** The place's scoreboard block for `link`. */
@@ -114,6 +118,8 @@ export interface Bridge {
   readonly serialConnects: () => number
   /** The daemon process, when it runs as one (`BridgeOptions.process`). */
   readonly daemon?: FaultDaemon
+  /** Runs a read of the daemon's outbox (beside the running process, when it runs as one). */
+  readonly readOutbox: <A, E>(read: Effect.Effect<A, E, Outbox>) => Promise<A>
 }
 
 /** Starts the simulator with an event live on the sport's place, then the daemon configured for `console` on `link`. */
@@ -138,10 +144,12 @@ export const startBridge = async (
     // Tests run side by side: the status page must not take the default port.
     status: { listen: `127.0.0.1:${await freePort()}` },
     ...("mqtt" in link ? { mqtt: { url: link.mqtt.url, clientId: `scoreboard-e2e-${process.pid}-${++clients}` } } : {}),
+    ...options.config,
     places: [{
       key: place,
       sport,
-      scoreboard: { protocol: console.protocol, ...scoreboardLinkConfig(link), options: console.options }
+      scoreboard: { protocol: console.protocol, ...scoreboardLinkConfig(link), options: console.options },
+      ...options.place
     }]
   }
   const running = options.process === true
@@ -165,6 +173,7 @@ export const startBridge = async (
     },
     outboxStates,
     serialConnects,
+    readOutbox: running.outbox,
     ...(running.daemon === undefined ? {} : { daemon: running.daemon })
   }
 }

@@ -1,0 +1,113 @@
+import { afterEach, describe, expect, it } from "vitest"
+import { defaultRuleWindow } from "../../src/highlights/rule-catalog.ts"
+import { daktronicsBasketball } from "../scoreboard/consoles/daktronics.ts"
+import { resources, stampToleranceMs, type WriteTimes } from "../scoreboard/harness.ts"
+import { type BasketballBoard, basketballEntry, basketballQuarter } from "../scoreboard/matches/basketball-quarter.ts"
+import { expectedEntries, type Step } from "../scoreboard/matches/match.ts"
+import { eventually } from "../support/eventually.ts"
+import { acceptedClicks, acceptedScores, expectScores, expectUnique, lagOf, outboxByKind, playSteps, startPtyBridge, untilDrained } from "./support.ts"
+
+/**
+ * A basketball quarter from a Daktronics console over a pty, the daemon a real process: the
+ * simulator gets exactly the auto-highlights the rules select, each once, stamped at its entry.
+ */
+
+interface ExpectedAuto {
+  /** The step whose write made it. */
+  readonly step: number
+  readonly rule: string
+  readonly rules: ReadonlyArray<string>
+  readonly team: "home" | "away" | "none"
+}
+
+/**
+ * The test's own reading of `score atLeast 3`, `lead-change`, `period-end` (in that order) on the
+ * boards: a jump of 3 or more for one team; the leader differs from the last team that led (a tie
+ * in between keeps the last leader); the clock first showing 0.0. One click per change, the first
+ * rule's team.
+ */
+const oracle = (steps: ReadonlyArray<Step<BasketballBoard>>): Array<ExpectedAuto> => {
+  const autos: Array<ExpectedAuto> = []
+  let leader: "home" | "away" | undefined
+  for (let step = 1; step < steps.length; step++) {
+    const before = steps[step - 1]!.board
+    const board = steps[step]!.board
+    if (board.clock === "0.0" && before.clock !== "0.0") autos.push({ step, rule: "period-end", rules: ["period-end"], team: "none" })
+    const agreed: Array<{ rule: string; team: "home" | "away" }> = []
+    const homeUp = board.home - before.home
+    const awayUp = board.away - before.away
+    if (homeUp >= 3 && awayUp <= 0) agreed.push({ rule: "score", team: "home" })
+    if (awayUp >= 3 && homeUp <= 0) agreed.push({ rule: "score", team: "away" })
+    const now = board.home > board.away ? "home" : board.away > board.home ? "away" : undefined
+    if (now !== undefined && leader !== undefined && now !== leader) agreed.push({ rule: "lead-change", team: now })
+    if (now !== undefined) leader = now
+    if (agreed.length > 0) autos.push({ step, rule: agreed[0]!.rule, rules: agreed.map((a) => a.rule), team: agreed[0]!.team })
+  }
+  return autos
+}
+
+describe("auto-highlights of a basketball quarter (daktronics-rtd over a pty, daemon as a process)", () => {
+  const res = resources()
+  afterEach(() => res.release())
+
+  it("exactly the three-pointers, lead changes and the quarter's end, each once, stamped at its entry, default windows", async () => {
+    const steps = basketballQuarter(3)
+    const entries = expectedEntries(steps, (b) => basketballEntry(b))
+    const autos = oracle(steps)
+    // The model must exercise every rule, and at least one change two rules agree on.
+    expect(autos.filter((a) => a.rule === "score").length).toBeGreaterThan(3)
+    expect(autos.filter((a) => a.rules.includes("lead-change")).length).toBeGreaterThan(1)
+    expect(autos.filter((a) => a.rule === "period-end")).toHaveLength(1)
+    expect(autos.some((a) => a.rules.length > 1)).toBe(true)
+
+    const console = daktronicsBasketball()
+    const { bridge, writer } = await startPtyBridge(res, "basketball", console as never, {
+      process: true,
+      place: { autoHighlights: [{ rule: "score", atLeast: 3 }, { rule: "lead-change" }, { rule: "period-end" }] }
+    })
+    const written: WriteTimes = []
+    const zeroStep = autos.find((a) => a.rule === "period-end")!.step
+    await playSteps(steps, console, writer.write, written, { to: zeroStep })
+    // The 0.0 write is read by a quiet daemon: its stamp is the one thing measured there.
+    await untilDrained(bridge)
+    await playSteps(steps, console, writer.write, written, { from: zeroStep })
+    // No throw on timeout: the comparisons below say what is missing or extra.
+    await eventually("every auto-highlight at the simulator and the outbox drained", async () => {
+      const outbox = await outboxByKind(bridge)
+      return (await acceptedClicks(bridge)).length >= autos.length && outbox["score/pending"] === undefined && outbox["auto/pending"] === undefined
+        ? true
+        : undefined
+    }, { timeoutMs: 20_000, intervalMs: 100 }).catch(() => undefined)
+
+    const scores = await acceptedScores(bridge)
+    expectScores(scores, entries, written, bridge.eventKey)
+    const entryAt = new Map(entries.map((e, i) => [e.step, i]))
+
+    const clicks = (await acceptedClicks(bridge)).sort((a, b) => a.timeStamp - b.timeStamp)
+    expectUnique(clicks)
+    expect(clicks.map((c) => ({ rule: c.metadata.rule, rules: c.metadata.rules ?? [c.metadata.rule], team: c.metadata.team, source: c.metadata.source })),
+      `auto-highlights at the simulator (daemon log:\n${bridge.daemon?.tail(30)})`)
+      .toEqual(autos.map((a) => ({ rule: a.rule, rules: a.rules, team: a.team, source: "auto" })))
+    // `rules` is there only when several rules agreed.
+    for (const c of clicks) expect(c.metadata.rules === undefined || c.metadata.rules.length > 1).toBe(true)
+
+    autos.forEach((auto, i) => {
+      const click = clicks[i]!
+      const window = defaultRuleWindow(auto.rule as "score", "basketball")
+      expect(click.timeStamp - click.startTime, `${auto.rule} window before`).toBe(window.beforeSeconds * 1000)
+      expect(click.endTime - click.timeStamp, `${auto.rule} window after`).toBe(window.afterSeconds * 1000)
+      if (auto.rule === "period-end") {
+        // No entry of its own: stamped when the clock showed 0.0, carrying the last entry.
+        const lag = lagOf(click.timeStamp, written[auto.step]!)
+        expect(lag, `period-end stamped ${lag} ms after the 0.0 write`).toBeGreaterThanOrEqual(0)
+        expect(lag).toBeLessThanOrEqual(stampToleranceMs)
+        expect(click.score).toEqual(scores.at(-1)!.body)
+      } else {
+        const entry = scores[entryAt.get(auto.step)!]!.body
+        expect(click.timeStamp, `${auto.rules.join("+")} at step ${auto.step}: stamped at its entry`).toBe(entry.timeStamp)
+        expect(click.score).toEqual(entry)
+      }
+    })
+    expect(await outboxByKind(bridge), "outbox items by kind and state").toEqual({ "score/delivered": entries.length, "auto/delivered": autos.length })
+  }, 60_000)
+})
