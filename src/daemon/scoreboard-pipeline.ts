@@ -48,13 +48,13 @@ export const runScoreboard = <R>(
   const turn = yield* Semaphore.make(1)
   const settleBell = yield* Queue.sliding<void>(1)
 
-  /** Auto-highlights are stored with what made them, in one transaction: neither survives a crash alone. */
-  const storeHighlights = (stored: ReadonlyArray<OutboxItem>) =>
+  const logQueued = (stored: ReadonlyArray<OutboxItem>) =>
     Effect.forEach(stored, (item) =>
       item.kind === "click"
         ? Effect.logInfo(`${place}: ${String((item.payload as ClickBody).metadata?.["rule"])} auto-highlight #${item.id} queued`)
         : Effect.void, { discard: true })
 
+  // An entry's auto-highlights are appended in its transaction: a crash keeps both or neither.
   const store = Effect.fnUntraced(function*(entry: ScoreEntry) {
     const known = yield* events.current(place)
     const judged = moments?.judge(scoreStateOf(sport, entry, readingOf.get(scoreFingerprint(entry))))
@@ -68,7 +68,7 @@ export const runScoreboard = <R>(
     lastEntry = entry
     readingOf.delete(scoreFingerprint(entry))
     yield* bus.publish({ _tag: "Entry", place, itemId: item!.id, entry })
-    yield* storeHighlights(made)
+    yield* logQueued(made)
     yield* scheduler.wake
   })
 
@@ -78,7 +78,7 @@ export const runScoreboard = <R>(
     if (highlights.length === 0) return
     const clicks = yield* autoHighlightItems(place, autos!, highlights, lastEntry)
     if (clicks.length === 0) return
-    yield* storeHighlights(yield* outbox.appendAll(clicks))
+    yield* logQueued(yield* outbox.appendAll(clicks))
     yield* scheduler.wake
   }, (effect) => Effect.catch(effect, (e) => Effect.logError(`${place}: period-end auto-highlight NOT stored: ${String(e)}`)))
 

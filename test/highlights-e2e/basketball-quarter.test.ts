@@ -4,8 +4,7 @@ import { daktronicsBasketball } from "../scoreboard/consoles/daktronics.ts"
 import { resources, stampToleranceMs, type WriteTimes } from "../scoreboard/harness.ts"
 import { type BasketballBoard, basketballEntry, basketballQuarter } from "../scoreboard/matches/basketball-quarter.ts"
 import { expectedEntries, type Step } from "../scoreboard/matches/match.ts"
-import { eventually } from "../support/eventually.ts"
-import { acceptedClicks, acceptedScores, expectScores, expectUnique, lagOf, outboxByKind, playSteps, startPtyBridge, untilDrained } from "./support.ts"
+import { acceptedClicks, acceptedScores, expectScores, expectUnique, lagOf, untilClicksAndScoresIn, outboxByKind, playSteps, startPtyBridge, untilDrained } from "./support.ts"
 
 /**
  * A basketball quarter from a Daktronics console over a pty, the daemon a real process: the
@@ -71,13 +70,7 @@ describe("auto-highlights of a basketball quarter (daktronics-rtd over a pty, da
     // The 0.0 write is read by a quiet daemon: its stamp is the one thing measured there.
     await untilDrained(bridge)
     await playSteps(steps, console, writer.write, written, { from: zeroStep })
-    // No throw on timeout: the comparisons below say what is missing or extra.
-    await eventually("every auto-highlight at the simulator and the outbox drained", async () => {
-      const outbox = await outboxByKind(bridge)
-      return (await acceptedClicks(bridge)).length >= autos.length && outbox["score/pending"] === undefined && outbox["auto/pending"] === undefined
-        ? true
-        : undefined
-    }, { timeoutMs: 20_000, intervalMs: 100 }).catch(() => undefined)
+    await untilClicksAndScoresIn(bridge, autos.length)
 
     const scores = await acceptedScores(bridge)
     expectScores(scores, entries, written, bridge.eventKey)

@@ -174,3 +174,15 @@ export const playSteps = async <B>(
     write(payload)
   }
 }
+
+/**
+ * Waits until `count` clicks reached the simulator and no score or auto-highlight is pending.
+ * Never throws on timeout: the comparisons that follow say what is missing or extra.
+ */
+export const untilClicksAndScoresIn = (bridge: Bridge, count: number) =>
+  eventually("every auto-highlight at the simulator and the outbox drained", async () => {
+    const outbox = await outboxByKind(bridge)
+    return (await acceptedClicks(bridge)).length >= count && outbox["score/pending"] === undefined && outbox["auto/pending"] === undefined
+      ? true
+      : undefined
+  }, { timeoutMs: 20_000, intervalMs: 100 }).catch(() => undefined)

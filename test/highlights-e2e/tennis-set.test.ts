@@ -4,8 +4,7 @@ import { stramatelTennis } from "../scoreboard/consoles/stramatel.ts"
 import { resources, type WriteTimes } from "../scoreboard/harness.ts"
 import { expectedEntries, type Step } from "../scoreboard/matches/match.ts"
 import { tennisEntry, tennisSet, type TennisSetBoard } from "../scoreboard/matches/tennis-set.ts"
-import { eventually } from "../support/eventually.ts"
-import { acceptedClicks, acceptedScores, expectScores, expectUnique, outboxByKind, playSteps, startPtyBridge } from "./support.ts"
+import { acceptedClicks, acceptedScores, expectScores, expectUnique, untilClicksAndScoresIn, outboxByKind, playSteps, startPtyBridge } from "./support.ts"
 
 /**
  * A tennis set to 6–6 and a tie-break from a Stramatel console over a pty, the daemon in this
@@ -116,13 +115,7 @@ describe("auto-highlights of a tennis set with a tie-break (stramatel-452m over 
     const { bridge, writer } = await startPtyBridge(res, "tennis", console as never, { place: { autoHighlights: rules } })
     const written: WriteTimes = []
     await playSteps(steps, console, writer.write, written, { changeGapMs: 40, tickGapMs: 15 })
-    // No throw on timeout: the comparisons below say what is missing or extra.
-    await eventually("every auto-highlight at the simulator and the outbox drained", async () => {
-      const outbox = await outboxByKind(bridge)
-      return (await acceptedClicks(bridge)).length >= autos.length && outbox["score/pending"] === undefined && outbox["auto/pending"] === undefined
-        ? true
-        : undefined
-    }, { timeoutMs: 20_000, intervalMs: 100 }).catch(() => undefined)
+    await untilClicksAndScoresIn(bridge, autos.length)
 
     const scores = await acceptedScores(bridge)
     expectScores(scores, entries, written, bridge.eventKey)
