@@ -55,7 +55,7 @@ const setup = async (res: ReturnType<typeof resources>) => {
     const lines = await untilLogged(bridge, "single on remote/1 → highlight #", before + 1)
     return { at, itemId: Number(/highlight #(\d+)/u.exec(lines[before]!)![1]) }
   }
-  return { bridge, show, press }
+  return { bridge, show, press, publish }
 }
 
 const autoQueued = async (bridge: Bridge) => {
@@ -128,5 +128,23 @@ describe("a press and an auto-highlight of the same moment (mosquitto, pty, simu
     await sleep(500)
     expect(await outboxByKind(bridge)).toEqual({ "score/delivered": 2, "auto/delivered": 1, "click/delivered": 1 })
     expect(bridge.logs.filter((line) => /replaces auto-highlight|merged into press/u.test(line))).toEqual([])
+  })
+
+  it("undo takes back the last highlight when a rule made it: the auto-highlight's moment is deleted", async () => {
+    const { bridge, show, publish } = await setup(res)
+    show(board(3, 0))
+    const autoId = await autoQueued(bridge)
+    const delivered = await eventually("the auto-highlight delivered", async () => {
+      const item = (await outboxItems(bridge)).find((i) => i.id === autoId)
+      return item?.state === "delivered" ? item : undefined
+    }, { timeoutMs: mergeMs + 5_000, intervalMs: 100 })
+    const momentKey = (delivered.result as { momentKey: string }).momentKey
+    await publish("hold")
+    await eventually("the auto-highlight's moment deleted at the simulator", async () => {
+      const requests = await bridge.control.requests()
+      return requests.some((r) => r.method === "DELETE" && r.path.endsWith(`/moments/${momentKey}`) && r.status !== null && r.status < 300) ? true : undefined
+    }, { timeoutMs: 5_000, intervalMs: 100 })
+    const undo = (await outboxItems(bridge)).find((i) => i.kind === "undo")!
+    expect({ payload: undo.payload, state: undo.state }).toEqual({ payload: { clickItemId: autoId }, state: "delivered" })
   })
 })
