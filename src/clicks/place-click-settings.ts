@@ -13,7 +13,8 @@ export const clickSettingsOf = (place: Place): PlaceClickSettings => {
       ? undefined
       : { beforeSeconds: clicks.beforeSeconds, afterSeconds: clicks.afterSeconds },
     undoWithinMs: (clicks?.undoWithinSeconds ?? 120) * 1000,
-    mergeMs: (clicks?.mergeSeconds ?? 5) * 1000,
+    // Merging only matters where rules make auto-highlights; elsewhere a press need not look for them.
+    mergeMs: (place.autoHighlights?.length ?? 0) > 0 ? (clicks?.mergeSeconds ?? 5) * 1000 : 0,
     overlayFor: (team, score, event) => {
       const configured = team === "none" ? undefined : place.teams?.[team]?.overlay
       if (configured === undefined) return {}

@@ -49,6 +49,8 @@ export type PressResult =
  */
 const noEventTrustedMs = 60_000
 
+const noAutos = { unsent: [], sent: [] } as const
+
 /**
  * Turns a press into an outbox item: a click (stamped with the live event when
  * known) or an undo of the place's last highlight. Clicks go ahead of every
@@ -109,7 +111,8 @@ export const handlePress = Effect.fnUntraced(function*(
     yield* Effect.logError(`${place}: ${action.team} overlay left out of the click: ${problems.join("; ")}`)
   }
   const body = clickBody({ press, clickId, team: action.team, window: settings.window, score, overlay, late })
-  const autos = autosNear(yield* outbox.recent(place, mergeLookback), press.pressedAt, settings.mergeMs)
+  // A place without rules has no auto-highlights to look for (its mergeMs is 0).
+  const autos = settings.mergeMs > 0 ? autosNear(yield* outbox.recent(place, mergeLookback), press.pressedAt, settings.mergeMs) : noAutos
   const { item, merged } = yield* outbox.appendMerging({
     place,
     kind: "click",

@@ -135,7 +135,7 @@ export const runScoreboard = <R>(
       yield* storeAll(settler.due(chunk.receivedAt), false)
       for (const reading of decoder.push(chunk.bytes, chunk.receivedAt)) {
         yield* bus.publish({ _tag: "Reading", place, reading, stats: decoder.stats })
-        yield* clockMoments(reading)
+        if (moments !== undefined) yield* clockMoments(reading)
         const entry = scoreEntryFor(sport, reading)
         if (entry !== undefined && moments !== undefined) {
           if (readingOf.size > 64) readingOf.clear()

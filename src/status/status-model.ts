@@ -47,8 +47,6 @@ export class BridgeStatus extends Context.Service<BridgeStatus, {
   readonly metrics: Effect.Effect<string>
   /** The place's current event, from its recent outbox items (see src/timeline/). */
   timeline(placeKey: string): Effect.Effect<Timeline, UnknownPlace | OutboxReadError>
-  /** Per place, a tag that changes whenever its timeline can: the page re-requests the picture only then. */
-  readonly timelineVersions: Effect.Effect<Readonly<Record<string, string>>>
 }>()("scorebridge/status/BridgeStatus") {
   static readonly layer = (options: StatusOptions) => Layer.effect(BridgeStatus, make(options))
 }
@@ -228,7 +226,8 @@ const make = Effect.fnUntraced(function*(options: StatusOptions) {
         // The Date header has whole seconds and was stamped mid-flight.
         onSome: (c) => c.serverDate + 500 - (c.localDate - c.latencyMs / 2)
       }),
-      thresholds
+      thresholds,
+      timelines: Object.fromEntries(options.places.map((p) => [p.key, timelineVersion(counts.filter((c) => c.place === p.key), known.get(p.key))]))
     } satisfies StatusSnapshot
   })
 
@@ -248,16 +247,9 @@ const make = Effect.fnUntraced(function*(options: StatusOptions) {
     })
   })
 
-  const timelineVersions = Effect.gen(function*() {
-    const counts = yield* outbox.counts.pipe(Effect.orElseSucceed((): ReadonlyArray<LaneCount> => []))
-    const known = yield* events.all
-    return Object.fromEntries(options.places.map((p) => [p.key, timelineVersion(counts.filter((c) => c.place === p.key), known.get(p.key))]))
-  })
-
   return BridgeStatus.of({
     snapshot,
     metrics: Effect.flatMap(snapshot, metrics.render),
-    timeline,
-    timelineVersions
+    timeline
   })
 })

@@ -61,11 +61,8 @@ const route = (url: URL) =>
     switch (path) {
       case "/":
         return { status: 200, type: "text/html; charset=utf-8", body: statusPageHtml }
-      case "/status.json": {
-        // Per place, the tag of its timeline: the page reloads a picture only when its tag moved.
-        const timelines = yield* status.timelineVersions
-        return { status: 200, type: "application/json", body: JSON.stringify({ ...(yield* status.snapshot), timelines }) }
-      }
+      case "/status.json":
+        return { status: 200, type: "application/json", body: JSON.stringify(yield* status.snapshot) }
       case "/healthz": {
         const snapshot = yield* status.snapshot
         return snapshot.healthy ? text(200, "ok\n") : text(503, `${snapshot.reasons.join("\n")}\n`)

@@ -71,5 +71,7 @@ export interface StatusSnapshot {
   /** Service clock minus ours, from the last answer's Date header (±1 s resolution). */
   readonly clockSkewMs: number | null
   readonly thresholds: { readonly noDataAfterMs: number; readonly stuckAfterMs: number }
+  /** Per place, a tag that changes whenever its timeline can: the page re-requests the picture only then. */
+  readonly timelines: Readonly<Record<string, string>>
 }
 

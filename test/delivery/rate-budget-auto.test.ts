@@ -15,6 +15,14 @@ const press = (createdAt: number) => ({ kind: "click" as const, createdAt, paylo
 const auto = (createdAt: number) => ({ kind: "click" as const, createdAt, payload: { timeStamp: createdAt, metadata: { source: "auto", rule: "score" } } })
 const score = (createdAt: number) => ({ kind: "score" as const, createdAt, payload: { timeStamp: createdAt, left: 1, right: 0, period: 1 } })
 
+/** Asks the budget for slots in the background, writing down who was granted one, in order. */
+const asker = (budget: RateBudget["Service"]) => {
+  const granted: Array<string> = []
+  const ask = (name: string, item: Parameters<typeof slotOf>[0]) =>
+    Effect.forkChild(Effect.tap(budget.acquire(...slotOf(item)), () => Effect.sync(() => granted.push(name))))
+  return { granted, ask }
+}
+
 describe("RateBudget with auto-highlights", () => {
   it("slotOf: a press asks as a click, an auto-highlight as an auto, an entry as a score", () => {
     assert.deepStrictEqual(slotOf(press(5)), ["click", 5])
@@ -28,9 +36,7 @@ describe("RateBudget with auto-highlights", () => {
       // The slot is taken: everything below waits for the next ones.
       yield* budget.acquire("score")
       yield* budget.sending
-      const granted: Array<string> = []
-      const ask = (name: string, item: Parameters<typeof slotOf>[0]) =>
-        Effect.forkChild(Effect.tap(budget.acquire(...slotOf(item)), () => Effect.sync(() => granted.push(name))))
+      const { granted, ask } = asker(budget)
       // In the worst order: the score asked first, the newer auto before the older, the press last.
       yield* ask("score 100", score(100))
       yield* ask("auto 300", auto(300))
@@ -51,9 +57,7 @@ describe("RateBudget with auto-highlights", () => {
       const budget = yield* RateBudget
       yield* budget.acquire("score")
       yield* budget.sending
-      const granted: Array<string> = []
-      const ask = (name: string, item: Parameters<typeof slotOf>[0]) =>
-        Effect.forkChild(Effect.tap(budget.acquire(...slotOf(item)), () => Effect.sync(() => granted.push(name))))
+      const { granted, ask } = asker(budget)
       for (let i = 0; i < 3; i++) yield* ask(`score ${i}`, score(i))
       yield* ask("auto 10", auto(10))
       yield* Effect.yieldNow

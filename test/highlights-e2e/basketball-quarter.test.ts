@@ -4,7 +4,7 @@ import { daktronicsBasketball } from "../scoreboard/consoles/daktronics.ts"
 import { resources, stampToleranceMs, type WriteTimes } from "../scoreboard/harness.ts"
 import { type BasketballBoard, basketballEntry, basketballQuarter } from "../scoreboard/matches/basketball-quarter.ts"
 import { expectedEntries, type Step } from "../scoreboard/matches/match.ts"
-import { acceptedClicks, acceptedScores, expectScores, expectUnique, lagOf, untilClicksAndScoresIn, outboxByKind, playSteps, startPtyBridge, untilDrained } from "./support.ts"
+import { acceptedScores, expectAutoClicks, expectScores, lagOf, outboxByKind, playSteps, startPtyBridge, untilClicksAndScoresIn, untilDrained } from "./support.ts"
 
 /**
  * A basketball quarter from a Daktronics console over a pty, the daemon a real process: the
@@ -76,11 +76,7 @@ describe("auto-highlights of a basketball quarter (daktronics-rtd over a pty, da
     expectScores(scores, entries, written, bridge.eventKey)
     const entryAt = new Map(entries.map((e, i) => [e.step, i]))
 
-    const clicks = (await acceptedClicks(bridge)).sort((a, b) => a.timeStamp - b.timeStamp)
-    expectUnique(clicks)
-    expect(clicks.map((c) => ({ rule: c.metadata.rule, rules: c.metadata.rules ?? [c.metadata.rule], team: c.metadata.team, source: c.metadata.source })),
-      `auto-highlights at the simulator (daemon log:\n${bridge.daemon?.tail(30)})`)
-      .toEqual(autos.map((a) => ({ rule: a.rule, rules: a.rules, team: a.team, source: "auto" })))
+    const clicks = await expectAutoClicks(bridge, autos)
     // `rules` is there only when several rules agreed.
     for (const c of clicks) expect(c.metadata.rules === undefined || c.metadata.rules.length > 1).toBe(true)
 

@@ -186,3 +186,20 @@ export const untilClicksAndScoresIn = (bridge: Bridge, count: number) =>
       ? true
       : undefined
   }, { timeoutMs: 20_000, intervalMs: 100 }).catch(() => undefined)
+
+/**
+ * The clicks at the simulator, by time, checked to be exactly `expected` auto-highlights (rule,
+ * every agreeing rule, team) and none twice.
+ */
+export const expectAutoClicks = async (
+  bridge: Bridge,
+  expected: ReadonlyArray<{ readonly rule: string; readonly rules: ReadonlyArray<string>; readonly team: string }>
+): Promise<Array<ReceivedClick>> => {
+  const clicks = (await acceptedClicks(bridge)).sort((a, b) => a.timeStamp - b.timeStamp)
+  expectUnique(clicks)
+  expect(
+    clicks.map((c) => ({ rule: c.metadata.rule, rules: c.metadata.rules ?? [c.metadata.rule], team: c.metadata.team, source: c.metadata.source })),
+    `auto-highlights at the simulator (daemon log:\n${bridge.logs.slice(-30).join("\n")})`
+  ).toEqual(expected.map((a) => ({ rule: a.rule, rules: a.rules, team: a.team, source: "auto" })))
+  return clicks
+}
