@@ -3,7 +3,7 @@ import type { ButtonEvent } from "../domain/button.ts"
 import type { ScoreEntry } from "../domain/score-entry.ts"
 import { Outbox } from "../delivery/outbox.ts"
 import { Scheduler } from "../delivery/scheduler.ts"
-import { ActiveEvents, type KnownEvent } from "../events/active-events.ts"
+import { ActiveEvents, knownNoEvent, type KnownEvent } from "../events/active-events.ts"
 import { autoMadeNothing, autosNear, mergeLookback } from "../highlights/press-merge.ts"
 import type { ClickBody, Overlay } from "../service/schemas.ts"
 import { type ClickWindow, clickBody, clickIdOf, type Team } from "./click-body.ts"
@@ -41,13 +41,6 @@ export type PressResult =
   | { readonly _tag: "UndoQueued"; readonly itemId: number; readonly clickItemId: number }
   | { readonly _tag: "NothingToUndo"; readonly reason: string }
   | { readonly _tag: "NotStored"; readonly error: string }
-
-/**
- * A "no event" answer younger than this is trusted: the press makes no request.
- * Older, the click is queued and the event looked up when it is sent — a stale
- * "no event" must never swallow the first highlight of a match.
- */
-const noEventTrustedMs = 60_000
 
 const noAutos = { unsent: [], sent: [] } as const
 
@@ -99,7 +92,7 @@ export const handlePress = Effect.fnUntraced(function*(
   }
 
   const known = yield* events.current(place)
-  if (known !== undefined && known.eventKey === null && now - known.learnedAt < noEventTrustedMs) {
+  if (knownNoEvent(known, now)) {
     return { _tag: "NoEvent" } satisfies PressResult
   }
   const lastScore = yield* outbox.lastOf(place, "score")

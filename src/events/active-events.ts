@@ -11,6 +11,17 @@ export interface KnownEvent {
 }
 
 /**
+ * A "no event" answer younger than this is trusted: a press or an auto-highlight makes no request.
+ * Older, the click is queued and the event looked up when it is sent — a stale "no event" must
+ * never swallow the first highlight of a match.
+ */
+const noEventTrustedMs = 60_000
+
+/** Whether the service said, recently enough to be trusted, that no event runs on the place. */
+export const knownNoEvent = (known: KnownEvent | undefined, now: number): boolean =>
+  known !== undefined && known.eventKey === null && now - known.learnedAt < noEventTrustedMs
+
+/**
  * What the bridge knows of each place's live event, learned for free from the
  * service's answers to place-score posts and, for places with buttons, from
  * look-ups made in otherwise idle rate slots. Score entries and clicks are

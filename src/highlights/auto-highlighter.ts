@@ -3,7 +3,7 @@ import type { PlaceClickSettings } from "../clicks/press-handler.ts"
 import { footageKeptMs } from "../delivery/footage.ts"
 import { type AppendInput, Outbox } from "../delivery/outbox.ts"
 import type { ScoreEntry } from "../domain/score-entry.ts"
-import { ActiveEvents } from "../events/active-events.ts"
+import { ActiveEvents, knownNoEvent } from "../events/active-events.ts"
 import { autoClickBody, autoClickIdOf } from "./auto-click.ts"
 import type { AutoRule } from "./auto-rule.ts"
 import { mergeLookback, pressNear } from "./press-merge.ts"
@@ -16,9 +16,6 @@ export interface AutoHighlightSettings {
   readonly mergeMs: number
   readonly overlayFor: PlaceClickSettings["overlayFor"]
 }
-
-/** A "no event" answer younger than this is trusted, as for presses (press-handler.ts). */
-const noEventTrustedMs = 60_000
 
 const clockTime = (ms: number) => new Date(ms).toISOString().slice(11, 23)
 
@@ -47,7 +44,7 @@ export const autoHighlightItems = Effect.fnUntraced(function*(
       yield* Effect.logWarning(`${place}: ${what} skipped, not sent: its footage is older than the minute the service keeps`)
       continue
     }
-    if (known !== undefined && known.eventKey === null && now - known.learnedAt < noEventTrustedMs) {
+    if (knownNoEvent(known, now)) {
       yield* Effect.logInfo(`${place}: ${what} not made: no event running`)
       continue
     }
