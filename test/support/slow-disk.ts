@@ -1,0 +1,184 @@
+import { type ChildProcess, spawn, spawnSync } from "node:child_process"
+import { accessSync, constants, mkdirSync, readFileSync, realpathSync, renameSync, writeFileSync } from "node:fs"
+import { join } from "node:path"
+import { createInterface } from "node:readline"
+import { fileURLToPath } from "node:url"
+import { eventually } from "./eventually.ts"
+
+/**
+ * A directory on storage whose fsync really takes as long as we say: a FUSE passthrough file
+ * system (test/support/slowfs.py) over `<directory>/backing`, mounted at `<directory>/mnt`.
+ * Every fsync/fdatasync sleeps the delay, then really fsyncs the backing file. Concurrent fsyncs
+ * of different files sleep in parallel (per-request latency); the kernel serializes fsyncs of one
+ * file and holds that file's inode lock meanwhile, so a write(2) to a file waits for its fsync.
+ *
+ * Lazy mode models a power cut: a file's writes and truncates stay in the python process's memory
+ * until that file is fsynced; `powerCut()` throws every pending one away. Metadata (create,
+ * unlink, rename, mkdir) reaches the backing directory at once, so after a cut a file created but
+ * never fsynced exists, empty or with its last fsynced bytes. Reopen files after a cut: a handle
+ * opened before it may still show the dropped bytes from the kernel's page cache.
+ *
+ * Needs /dev/fuse, `fusermount` (apt `fuse`) and Debian's `python3-fusepy` for /usr/bin/python3.
+ *
+ * ```ts
+ * const disk = await mountSlowDisk({ directory: dir, fsyncDelayMs: 500 })
+ * try { ... use disk.path as the state directory ... } finally { await disk.unmount() }
+ * ```
+ */
+export interface SlowDisk {
+  /** The mount point: use it (or a subdirectory) as the daemon's state directory. */
+  readonly path: string
+  /** From now on every fsync sleeps this long before the real one (0 = a healthy disk). */
+  readonly setFsyncDelay: (ms: number) => void
+  /** Lazy mode only: throws away every write not yet fsynced, as a power cut would. Call once the writers are dead. */
+  readonly powerCut: () => Promise<void>
+  /** The fsyncs so far (from the log); `path` is relative to the mount, `directory` marks fsyncs of a directory. */
+  readonly fsyncs: () => ReadonlyArray<FsyncRecord>
+  /** Unmounts (fusermount -u, lazy -z if busy) and stops the python process; idempotent. */
+  readonly unmount: () => Promise<void>
+}
+
+export interface FsyncRecord {
+  readonly path: string
+  readonly startedAt: number
+  readonly endedAt: number
+  readonly datasync: boolean
+  readonly directory: boolean
+}
+
+const python = "/usr/bin/python3"
+const script = fileURLToPath(new URL("./slowfs.py", import.meta.url))
+const install = "apt-get install -y fuse python3-fusepy (and give the container /dev/fuse: --device /dev/fuse --cap-add SYS_ADMIN)"
+
+let unavailable: string | undefined | null = null
+
+/** Undefined when usable; else what is missing and how to install it (one line). */
+export const slowDiskUnavailable = (): string | undefined => {
+  if (unavailable !== null) return unavailable
+  const missing: Array<string> = []
+  try {
+    accessSync("/dev/fuse", constants.R_OK | constants.W_OK)
+  } catch {
+    missing.push("/dev/fuse")
+  }
+  if (spawnSync("fusermount", ["-V"]).error !== undefined) missing.push("fusermount")
+  if (spawnSync(python, ["-c", "import fusepy"]).status !== 0) missing.push(`${python} with fusepy`)
+  unavailable = missing.length === 0 ? undefined : `slow disk: no ${missing.join(", ")}; ${install}`
+  return unavailable
+}
+
+// Mounts still up, unmounted when the process exits however the tests end: a FUSE mount whose
+// python process is gone stays behind as "Transport endpoint is not connected".
+const mounted = new Map<string, ChildProcess>()
+process.once("exit", () => {
+  for (const [mountPoint, child] of mounted) {
+    spawnSync("fusermount", ["-u", "-z", "-q", mountPoint])
+    child.kill("SIGKILL")
+  }
+})
+
+export const mountSlowDisk = async (options: {
+  readonly directory: string
+  readonly fsyncDelayMs?: number
+  readonly lazy?: boolean
+}): Promise<SlowDisk> => {
+  const backing = join(options.directory, "backing")
+  const mountPoint = join(options.directory, "mnt")
+  const control = join(options.directory, "control.json")
+  const lazy = options.lazy ?? false
+  mkdirSync(backing, { recursive: true })
+  mkdirSync(mountPoint, { recursive: true })
+  const realMountPoint = realpathSync(mountPoint)
+
+  // Written whole then renamed: python re-reads it at every fsync and must never see half of it.
+  const setFsyncDelay = (ms: number): void => {
+    writeFileSync(`${control}.tmp`, JSON.stringify({ fsyncDelayMs: ms, lazy }))
+    renameSync(`${control}.tmp`, control)
+  }
+  setFsyncDelay(options.fsyncDelayMs ?? 0)
+  writeFileSync(`${control}.log`, "")
+
+  // stdin is the control channel; its end (also when this process dies) makes python unmount.
+  const child = spawn(python, [script, backing, mountPoint, control], { stdio: ["pipe", "pipe", "pipe"] })
+  mounted.set(realMountPoint, child)
+  let stderr = ""
+  child.stderr.setEncoding("utf8")
+  child.stderr.on("data", (text: string) => {
+    stderr = (stderr + text).slice(-8_000)
+  })
+  child.on("error", (err) => {
+    stderr += `\n${python}: ${err.message}`
+  })
+  // stdin errors (EPIPE once python is gone) surface as a failed powerCut, not a crash.
+  child.stdin.on("error", () => {})
+  const exited = new Promise<void>((resolve) => child.once("close", () => resolve()))
+  const hasExited = (): boolean => child.exitCode !== null || child.signalCode !== null
+
+  const acks: Array<() => void> = []
+  createInterface({ input: child.stdout }).on("line", (line) => {
+    if (line === "ok powercut") acks.shift()?.()
+  })
+
+  try {
+    await eventually(
+      `the slow disk to be mounted at ${realMountPoint}`,
+      () => {
+        if (hasExited()) throw new Error(`slowfs.py exited early: ${stderr.trim()}`)
+        return isMounted(realMountPoint) ? true : undefined
+      },
+      { timeoutMs: 10_000 }
+    )
+  } catch (error) {
+    child.kill("SIGKILL")
+    mounted.delete(realMountPoint)
+    throw new Error(`${(error as Error).message} (python stderr: ${stderr.trim() || "none"})`)
+  }
+
+  const powerCut = async (): Promise<void> => {
+    if (!lazy) throw new Error("powerCut() needs a slow disk mounted with lazy: true")
+    if (hasExited()) throw new Error(`slowfs.py is not running: ${stderr.trim()}`)
+    const acked = new Promise<void>((resolve) => acks.push(resolve))
+    child.stdin.write("powercut\n")
+    await Promise.race([
+      acked,
+      exited.then(() => {
+        throw new Error(`slowfs.py exited before acknowledging the power cut: ${stderr.trim()}`)
+      })
+    ])
+  }
+
+  const fsyncs = (): ReadonlyArray<FsyncRecord> =>
+    readFileSync(`${control}.log`, "utf8")
+      .split("\n")
+      .filter((line) => line !== "")
+      .map((line) => JSON.parse(line) as FsyncRecord)
+
+  let unmounting: Promise<void> | undefined
+  const unmount = (): Promise<void> => {
+    unmounting ??= (async () => {
+      let busy = false
+      if (isMounted(realMountPoint) && spawnSync("fusermount", ["-u", "-q", realMountPoint]).status !== 0) {
+        busy = true
+        spawnSync("fusermount", ["-u", "-z", "-q", realMountPoint])
+      }
+      // Unmounted, the FUSE loop ends and python exits by itself; closing stdin is a second way.
+      // Detached while busy, the loop would run until the last open file closes: end it now
+      // (whoever still holds a file gets ENOTCONN).
+      child.stdin.end()
+      if (busy) child.kill("SIGTERM")
+      const timer = setTimeout(() => child.kill("SIGKILL"), 5_000)
+      if (!hasExited()) await exited
+      clearTimeout(timer)
+      mounted.delete(realMountPoint)
+    })()
+    return unmounting
+  }
+
+  return { path: mountPoint, setFsyncDelay, powerCut, fsyncs, unmount }
+}
+
+// /proc/self/mounts escapes spaces and the like as octal (\040).
+const isMounted = (mountPoint: string): boolean =>
+  readFileSync("/proc/self/mounts", "utf8")
+    .split("\n")
+    .some((line) => line.split(" ")[1]?.replace(/\\([0-7]{3})/g, (_, octal: string) => String.fromCharCode(parseInt(octal, 8))) === mountPoint)
