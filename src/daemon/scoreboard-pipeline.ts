@@ -55,14 +55,16 @@ export const runScoreboard = <R>(
         : Effect.void, { discard: true })
 
   // An entry's auto-highlights are appended in its transaction: a crash keeps both or neither.
-  const store = Effect.fnUntraced(function*(entry: ScoreEntry) {
+  // Only a broker message waits for the disk (it is acknowledged after); a serial line's entry
+  // goes on at the commit, and the scheduler sends it once it is on disk.
+  const store = Effect.fnUntraced(function*(entry: ScoreEntry, redeliverable: boolean) {
     const known = yield* events.current(place)
     const judged = moments?.judge(scoreStateOf(sport, entry, readingOf.get(scoreFingerprint(entry))))
     const clicks = judged === undefined ? [] : yield* autoHighlightItems(place, autos!, judged.highlights, entry)
     const [item, ...made] = yield* outbox.appendAll([
       { place, kind: "score", payload: entry, eventKey: known?.eventKey ?? null, createdAt: entry.timeStamp },
       ...clicks
-    ])
+    ], { wait: redeliverable ? "disk" : "commit" })
     change.remember(entry)
     judged?.accept()
     lastEntry = entry
@@ -73,12 +75,12 @@ export const runScoreboard = <R>(
   })
 
   // A countdown reaching zero ends a period with no score change: its highlight is stored alone.
-  const clockMoments = Effect.fnUntraced(function*(reading: Reading) {
+  const clockMoments = Effect.fnUntraced(function*(reading: Reading, redeliverable: boolean) {
     const highlights = moments?.onReading(reading) ?? []
     if (highlights.length === 0) return
     const clicks = yield* autoHighlightItems(place, autos!, highlights, lastEntry)
     if (clicks.length === 0) return
-    yield* logQueued(yield* outbox.appendAll(clicks))
+    yield* logQueued(yield* outbox.appendAll(clicks, { wait: redeliverable ? "disk" : "commit" }))
     yield* scheduler.wake
   }, (effect) => Effect.catch(effect, (e) => Effect.logError(`${place}: period-end auto-highlight NOT stored: ${String(e)}`)))
 
@@ -101,11 +103,11 @@ export const runScoreboard = <R>(
   const storeAll = (entries: ReadonlyArray<ScoreEntry>, redeliverable: boolean) =>
     Effect.forEach(entries, (entry) =>
       redeliverable
-        ? store(entry).pipe(
+        ? store(entry, true).pipe(
           Effect.tapError((e) => Effect.logError(`${place}: score change NOT stored, not acknowledged to the broker, retrying: ${String(e)}`)),
           Effect.retry(Schedule.spaced("1 second"))
         )
-        : store(entry).pipe(
+        : store(entry, false).pipe(
           Effect.catch((e) => Effect.logError(`${place}: score change NOT stored, will retry on the next frame: ${String(e)}`))
         ), { discard: true })
 
@@ -135,7 +137,7 @@ export const runScoreboard = <R>(
       yield* storeAll(settler.due(chunk.receivedAt), false)
       for (const reading of decoder.push(chunk.bytes, chunk.receivedAt)) {
         yield* bus.publish({ _tag: "Reading", place, reading, stats: decoder.stats })
-        if (moments !== undefined) yield* clockMoments(reading)
+        if (moments !== undefined) yield* clockMoments(reading, redeliverable)
         const entry = scoreEntryFor(sport, reading)
         if (entry !== undefined && moments !== undefined) {
           if (readingOf.size > 64) readingOf.clear()

@@ -2,6 +2,7 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import { DatabaseSync } from "node:sqlite"
 import { describeFailure } from "./outbox-errors.ts"
+import { syncDirectory } from "./outbox-files.ts"
 
 /**
  * Opening the outbox file: checks the state directory first (SQLite alone only says "unable to
@@ -86,18 +87,10 @@ const migrate = (db: DatabaseSync, file: string): void => {
     db.exec("ROLLBACK")
     throw cause
   }
+  // A new file's directory entry must reach the disk too, or a power cut can lose the whole file.
   if (version === 0) syncDirectory(path.dirname(file))
 }
 
-// A new file's directory entry must reach the disk too, or a power cut can lose the whole file.
-const syncDirectory = (directory: string): void => {
-  const fd = fs.openSync(directory, "r")
-  try {
-    fs.fsyncSync(fd)
-  } finally {
-    fs.closeSync(fd)
-  }
-}
 
 export const openOutboxDatabase = (stateDirectory: string): DatabaseSync => {
   const file = path.join(stateDirectory, outboxFileName)
@@ -107,7 +100,8 @@ export const openOutboxDatabase = (stateDirectory: string): DatabaseSync => {
   try {
     const mode = db.prepare("PRAGMA journal_mode = WAL").get()?.["journal_mode"]
     if (mode !== "wal") throw new OpenFailure(`the file system does not support write-ahead logging (mode ${mode})`)
-    // FULL: every commit is fsynced, so an acknowledged item survives a power cut, not only a crash.
+    // FULL while opening and migrating; then the outbox syncs by itself, off the event loop
+    // (outbox-files.ts), as durably.
     db.exec("PRAGMA synchronous = FULL")
     // Keeps the -wal file from staying at its high-water mark after a long outage.
     db.exec("PRAGMA journal_size_limit = 4194304")

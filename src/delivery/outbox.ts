@@ -1,10 +1,13 @@
 import * as path from "node:path"
 import type { DatabaseSync } from "node:sqlite"
 import { Clock, Context, Effect, Layer, Option } from "effect"
+import { Checkpointer } from "./checkpointer.ts"
+import { GroupCommit } from "./group-commit.ts"
 import { describeFailure, OutboxOpenError, OutboxReadError, OutboxWriteError } from "./outbox-errors.ts"
 import { openOutboxDatabase, outboxFileName } from "./outbox-database.ts"
+import { type OutboxFiles, takeOverSyncing } from "./outbox-files.ts"
 import { outboxStatements, type ItemRow } from "./outbox-statements.ts"
-import { slowDiskReporter } from "./slow-disk.ts"
+import { slowCommitReporter, slowSyncReporter } from "./slow-disk.ts"
 
 export { OutboxOpenError, OutboxReadError, OutboxWriteError } from "./outbox-errors.ts"
 
@@ -53,6 +56,14 @@ export interface AppendInput {
   readonly notBefore?: number
 }
 
+/**
+ * `disk` (the default): the write returns once it is on disk. `commit`: once it is in the outbox,
+ * for an input nobody acknowledges (a serial line); it is still sent only once on disk.
+ */
+export interface WriteOptions {
+  readonly wait?: "disk" | "commit"
+}
+
 export interface LaneCount {
   readonly place: string
   readonly kind: ItemKind
@@ -62,15 +73,18 @@ export interface LaneCount {
 
 /**
  * Durable outbox: an input is acknowledged only once `append` has returned, and by then the item
- * is fsynced (WAL, synchronous=FULL), so it survives kill -9 and power loss.
+ * is on disk (WAL, fsynced off the event loop: see outbox-files.ts), so it survives kill -9 and
+ * power loss. Writes commit on the event loop in well under a millisecond; their fsyncs run on
+ * libuv's thread pool and are shared by the commits that wait for them (GroupCommit), so a slow
+ * disk delays what waits for it, never stamps and never the sends of items already stored.
  */
 export class Outbox extends Context.Service<Outbox, {
   append(input: AppendInput): Effect.Effect<OutboxItem, OutboxWriteError>
   /**
-   * Appends several items in one transaction (one fsync): a score entry and the auto-highlight it
-   * made are stored together or not at all, so a crash between them can lose neither alone.
+   * Appends several items in one transaction: a score entry and the auto-highlight it made are
+   * stored together or not at all, so a crash between them can lose neither alone.
    */
-  appendAll(inputs: ReadonlyArray<AppendInput>): Effect.Effect<ReadonlyArray<OutboxItem>, OutboxWriteError>
+  appendAll(inputs: ReadonlyArray<AppendInput>, options?: WriteOptions): Effect.Effect<ReadonlyArray<OutboxItem>, OutboxWriteError>
   /**
    * Appends an item and, in the same transaction, settles the given pending, unsent items as merged
    * into it (state warning, result `{ mergedInto }`): a press that replaces an auto-highlight.
@@ -105,8 +119,18 @@ export class Outbox extends Context.Service<Outbox, {
   get(id: number): Effect.Effect<Option.Option<OutboxItem>, OutboxReadError>
   /** Latest appended item of that kind in any state: change detection after a restart. */
   lastOf(place: string, kind: ItemKind): Effect.Effect<Option.Option<OutboxItem>, OutboxReadError>
-  /** Whether an item created at or after `since` was made from this broker message. */
-  storedFrom(receivedAs: string, since: number): Effect.Effect<boolean, OutboxReadError>
+  /**
+   * Whether an item created at or after `since` was made from this broker message; when it was,
+   * returns once that item is on disk, so the redelivery can be acknowledged.
+   */
+  storedFrom(receivedAs: string, since: number): Effect.Effect<boolean, OutboxReadError | OutboxWriteError>
+  /**
+   * Returns once the item's writes so far are on disk: nothing about it leaves the process before
+   * that. Waits for its own writes only, never for another place's.
+   */
+  onDisk(id: number): Effect.Effect<void, OutboxWriteError>
+  /** Runs `effect` after each append, as soon as the item is in the outbox (before it is on disk). */
+  whenAppended(effect: Effect.Effect<void>): Effect.Effect<void>
   readonly counts: Effect.Effect<ReadonlyArray<LaneCount>, OutboxReadError>
   /** Newest first. */
   recent(place: string, limit: number): Effect.Effect<ReadonlyArray<OutboxItem>, OutboxReadError>
@@ -145,40 +169,131 @@ const toJson = (value: unknown, what: string): string => {
   return text
 }
 
+/** At most this many fsyncs of the log at once: see GroupCommit. libuv's pool has more threads (bin/scorebridge). */
+const fsyncsInFlight = 2
+/** How long a stop waits for fsyncs in flight before closing the files under them. */
+const closeWaitMs = 3_000
+
+interface Disk {
+  readonly db: DatabaseSync
+  readonly files: OutboxFiles
+  readonly group: GroupCommit
+  readonly checkpointer: Checkpointer
+}
+
 const makeOutbox = Effect.fnUntraced(function*(stateDirectory: string) {
   const file = path.join(stateDirectory, outboxFileName)
-  const db: DatabaseSync = yield* Effect.acquireRelease(
-    Effect.try({
-      try: () => openOutboxDatabase(stateDirectory),
-      catch: (cause) => new OutboxOpenError({ path: file, reason: describeFailure(cause) })
-    }),
-    (db) => Effect.sync(() => db.close())
+  // The fsyncs end on libuv's callbacks, outside any fiber: their warnings go to the daemon's logger.
+  const logWith = Effect.runForkWith(yield* Effect.context<never>())
+  const slowSync = slowSyncReporter(file)
+  const slowCommit = slowCommitReporter(file)
+  const warnIfDue = (report: string | undefined) => {
+    if (report !== undefined) logWith(Effect.logWarning(report))
+  }
+
+  /** Items whose latest write may not be on disk yet, with that write's sequence number. */
+  const unsynced = new Map<number, number>()
+
+  const open = (): Disk => {
+    const db = openOutboxDatabase(stateDirectory)
+    try {
+      const files = takeOverSyncing(db, file)
+      const group = new GroupCommit({
+        sync: files.syncLog,
+        maxInFlight: fsyncsInFlight,
+        onSynced: (tookMs) => warnIfDue(slowSync(tookMs, Date.now())),
+        onDurable: (durableSeq) => {
+          for (const [id, seq] of unsynced) if (seq <= durableSeq) unsynced.delete(id)
+          checkpointer.runIfDue()
+        }
+      })
+      const checkpointer: Checkpointer = new Checkpointer({
+        group,
+        checkpoint: () => db.exec("PRAGMA wal_checkpoint(PASSIVE)"),
+        syncDatabase: files.syncDatabase,
+        everyCommits: 500,
+        whenQuietMs: 2_000,
+        onError: (what, error) => logWith(Effect.logError(`${what} (${file}) failed: ${describeFailure(error)}`))
+      })
+      return { db, files, group, checkpointer }
+    } catch (cause) {
+      db.close()
+      throw cause
+    }
+  }
+
+  const close = (disk: Disk) =>
+    Effect.gen(function*() {
+      disk.checkpointer.stop()
+      // An fsync still running would find its descriptor closed.
+      for (let waited = 0; disk.group.fsyncsInFlight > 0 && waited < closeWaitMs; waited += 10) yield* Effect.sleep(10)
+      yield* Effect.sync(() => {
+        disk.files.restoreSqliteSyncing()
+        disk.db.close()
+        disk.files.close()
+      })
+    })
+
+  const { db, group, checkpointer } = yield* Effect.acquireRelease(
+    Effect.try({ try: open, catch: (cause) => new OutboxOpenError({ path: file, reason: describeFailure(cause) }) }),
+    close
   )
   const sql = yield* Effect.try({
     try: () => outboxStatements(db),
     catch: (cause) => new OutboxOpenError({ path: file, reason: describeFailure(cause) })
   })
 
-  const slowDisk = slowDiskReporter(file, { thresholdMs: 100, everyMs: 60_000 })
-  const write = <A>(run: () => A) =>
+  const writeError = (reason: string) => new OutboxWriteError({ path: file, reason })
+  const diskFailed = (error: Error) =>
+    writeError(`the disk failed to store outbox writes (${describeFailure(error)}); restart scorebridge: what was acknowledged is on disk, the rest is asked for again`)
+
+  /** Commits on the event loop, once no checkpoint holds the gate; the result and its sequence number. */
+  const commit = <A>(run: () => A): Effect.Effect<{ readonly value: A; readonly seq: number }, OutboxWriteError> =>
     Effect.suspend(() => {
+      if (group.failed !== undefined) return Effect.fail(diskFailed(group.failed))
+      if (!checkpointer.commitsMayStart) return Effect.andThen(checkpointer.gate.await, commit(run))
       const started = performance.now()
-      return Effect.try({ try: run, catch: (cause) => new OutboxWriteError({ path: file, reason: describeFailure(cause) }) }).pipe(
-        Effect.tap(() =>
-          Effect.flatMap(Clock.currentTimeMillis, (now) => {
-            const report = slowDisk(performance.now() - started, now)
-            return report === undefined ? Effect.void : Effect.logWarning(report)
-          })
-        )
+      return Effect.try({ try: run, catch: (cause) => writeError(describeFailure(cause)) }).pipe(
+        Effect.map((value) => {
+          warnIfDue(slowCommit(performance.now() - started, Date.now()))
+          checkpointer.noteCommit()
+          return { value, seq: group.committed() }
+        })
       )
     })
+
+  const durable = (seq: number) =>
+    Effect.callback<void, OutboxWriteError>((resume) => {
+      group.whenDurable(seq, (error) => resume(error === undefined ? Effect.void : Effect.fail(diskFailed(error))))
+    })
+
+  const appendListeners: Array<Effect.Effect<void>> = []
+  const appended = Effect.suspend(() => Effect.forEach(appendListeners, (listener) => listener, { discard: true }))
+
+  /**
+   * Commits, notes which items it wrote, and (unless told `commit`) waits for the disk. Every write
+   * counts, one that found its row already there too (a redelivered press): waiting for it then
+   * waits for the fsync that covers the first one. Appends tell the listeners at the commit.
+   */
+  const write = <A>(
+    run: () => A,
+    touched: (value: A) => ReadonlyArray<number>,
+    options: WriteOptions & { readonly append?: boolean } = {}
+  ) =>
+    Effect.flatMap(commit(run), ({ value, seq }) => {
+      for (const id of touched(value)) unsynced.set(id, seq)
+      const waited = options.wait === "commit" ? Effect.succeed(value) : Effect.as(durable(seq), value)
+      return options.append === true ? Effect.andThen(appended, waited) : waited
+    })
+  const none = () => []
+
   const read = <A>(run: () => A) =>
     Effect.try({ try: run, catch: (cause) => new OutboxReadError({ path: file, reason: describeFailure(cause) }) })
   // Settling an item that is not there is a caller bug worth surfacing, not a silent no-op.
   const update = (id: number, run: () => { readonly changes: number | bigint }) =>
     write(() => {
       if (Number(run().changes) === 0) throw new Error(`there is no item ${id} in the outbox`)
-    })
+    }, () => [id])
 
   const insertRow = (input: AppendInput): ItemRow => {
     const dedupeKey = input.dedupeKey ?? null
@@ -214,11 +329,15 @@ const makeOutbox = Effect.fnUntraced(function*(stateDirectory: string) {
   }
 
   const append = Effect.fn("Outbox.append")(function*(input: AppendInput) {
-    return toItem(yield* write(() => insertRow(input)))
+    return toItem(yield* write(() => insertRow(input), (row) => [row.id], { append: true }))
   })
 
-  const appendAll = Effect.fn("Outbox.appendAll")(function*(inputs: ReadonlyArray<AppendInput>) {
-    const rows = yield* write(() => inputs.length === 1 ? [insertRow(inputs[0]!)] : transaction(() => inputs.map(insertRow)))
+  const appendAll = Effect.fn("Outbox.appendAll")(function*(inputs: ReadonlyArray<AppendInput>, options?: WriteOptions) {
+    const rows = yield* write(
+      () => inputs.length === 1 ? [insertRow(inputs[0]!)] : transaction(() => inputs.map(insertRow)),
+      (rows) => rows.map((row) => row.id),
+      { ...options, append: true }
+    )
     return rows.map(toItem)
   })
 
@@ -236,8 +355,7 @@ const makeOutbox = Effect.fnUntraced(function*(stateDirectory: string) {
           }).changes) > 0
         )
         return { row, merged }
-      })
-    )
+      }), (done) => [done.row.id, ...done.merged], { append: true })
     return { item: toItem(done.row), merged: done.merged }
   })
 
@@ -287,13 +405,22 @@ const makeOutbox = Effect.fnUntraced(function*(stateDirectory: string) {
     unmarkSending: Effect.fn("Outbox.unmarkSending")((id: number) =>
       write(() => {
         sql.notSent.run({ id })
-      })),
+      }, () => [id])),
     setEventKey: Effect.fn("Outbox.setEventKey")((id: number, eventKey: string) =>
       update(id, () => sql.setEventKey.run({ id, eventKey }))
     ),
     get: Effect.fn("Outbox.get")((id: number) => read(() => maybe(sql.byId.get({ id })))),
-    storedFrom: Effect.fn("Outbox.storedFrom")((receivedAs: string, since: number) =>
-      read(() => sql.storedFrom.get({ receivedAs, since }) !== undefined)),
+    storedFrom: Effect.fn("Outbox.storedFrom")(function*(receivedAs: string, since: number) {
+      const stored = yield* read(() => sql.storedFrom.get({ receivedAs, since }) !== undefined)
+      // Found, it may still be on its way to the disk: the redelivery is acknowledged after that.
+      if (stored) yield* durable(group.latest)
+      return stored
+    }),
+    onDisk: (id: number) => Effect.suspend(() => {
+      const seq = unsynced.get(id)
+      return seq === undefined ? Effect.void : durable(seq)
+    }),
+    whenAppended: (effect: Effect.Effect<void>) => Effect.sync(() => { appendListeners.push(effect) }),
     lastOf: Effect.fn("Outbox.lastOf")((place: string, kind: ItemKind) =>
       read(() => maybe(sql.lastOf.get({ place, kind })))
     ),
@@ -303,7 +430,7 @@ const makeOutbox = Effect.fnUntraced(function*(stateDirectory: string) {
     ),
     deadLetters: Effect.fn("Outbox.deadLetters")((limit: number) => read(() => many(sql.deadLetters.all({ limit })))),
     prune: Effect.fn("Outbox.prune")((settledBefore: number) =>
-      write(() => Number(sql.prune.run({ settledBefore }).changes))
+      write(() => Number(sql.prune.run({ settledBefore }).changes), none)
     )
   })
 })

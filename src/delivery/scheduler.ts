@@ -49,6 +49,8 @@ export class Scheduler extends Context.Service<Scheduler, {
     let probing = false
     let lastLoopAt = yield* Clock.currentTimeMillis
     const wake = Queue.offer(bell, undefined).pipe(Effect.asVoid)
+    // At the commit, not once on disk: the item's in-doubt mark then shares its fsync or runs beside it.
+    yield* outbox.whenAppended(wake)
 
     const probeUntilAccepted = Effect.gen(function*() {
       yield* Effect.logError("service rejected the token (401): delivery is paused for every place, nothing is dropped; check the token")
@@ -112,6 +114,8 @@ export class Scheduler extends Context.Service<Scheduler, {
         }
         // The in-doubt mark is written while the item waits, not inside its slot.
         const markedFor = item.sentAt === null ? yield* deliverer.markBeforeSlot(item) : undefined
+        // Nothing leaves before it is on disk (the scheduler sees an item as soon as it is committed).
+        yield* outbox.onDisk(item.id)
         yield* budget.acquire(...slotOf(item)).pipe(
           // Shut down before its slot: nothing left, so the item is not in doubt after a restart.
           Effect.onInterrupt(() => markedFor === undefined ? Effect.void : Effect.ignore(outbox.unmarkSending(item.id)))

@@ -1,31 +1,52 @@
 /**
- * Notices outbox writes that the disk held up. Every write ends in an fsync on the daemon's one
- * event loop, so while it waits nothing else runs: presses are stamped late and requests leave
- * late. A worn SD card or eMMC shows up here first. Says so at once, then at most once per
- * `everyMs` with how many and how slow, so a disk that stays slow does not flood the log.
+ * Notices outbox work that the disk held up. A worn SD card or eMMC shows up here first. Says so
+ * at once, then at most once per `everyMs` with how many and how slow, so a disk that stays slow
+ * does not flood the log.
  */
 export interface SlowDiskOptions {
-  /** A write slower than this is reported. */
+  /** Slower than this is reported. */
   readonly thresholdMs: number
   readonly everyMs: number
+  /** The message for one slow operation. */
+  readonly one: (tookMs: number) => string
+  /** The message for several since the last report. */
+  readonly many: (count: number, thresholdMs: number, slowestMs: number) => string
 }
 
-export const slowDiskReporter = (file: string, { thresholdMs, everyMs }: SlowDiskOptions) => {
+export const slowDiskReporter = ({ thresholdMs, everyMs, one, many }: SlowDiskOptions) => {
   let lastReportAt = -Infinity
   let since = 0
   let slowest = 0
-  /** The message to log for this write, if one is due. */
+  /** The message to log for this operation, if one is due. */
   return (tookMs: number, now: number): string | undefined => {
     if (tookMs <= thresholdMs) return undefined
     since += 1
     slowest = Math.max(slowest, tookMs)
     if (now - lastReportAt < everyMs) return undefined
-    const message = since === 1
-      ? `writing the outbox (${file}) took ${Math.round(tookMs)} ms: the disk is slow, and presses and score changes wait for it`
-      : `${since} outbox writes (${file}) took over ${thresholdMs} ms since the last report, the slowest ${Math.round(slowest)} ms: the disk is slow, and presses and score changes wait for it`
+    const message = since === 1 ? one(Math.round(tookMs)) : many(since, thresholdMs, Math.round(slowest))
     lastReportAt = now
     since = 0
     slowest = 0
     return message
   }
 }
+
+const slowDiskOptions = { thresholdMs: 100, everyMs: 60_000 }
+
+/** An fsync of the outbox, off the event loop: what waits is what leaves, not what arrives. */
+export const slowSyncReporter = (file: string) =>
+  slowDiskReporter({
+    ...slowDiskOptions,
+    one: (ms) => `storing outbox writes on disk (${file}) took ${ms} ms: the disk is slow; clicks and score entries leave only once stored, stamps are not delayed`,
+    many: (count, threshold, slowest) =>
+      `${count} fsyncs of the outbox (${file}) took over ${threshold} ms since the last report, the slowest ${slowest} ms: the disk is slow; clicks and score entries leave only once stored, stamps are not delayed`
+  })
+
+/** A commit runs on the event loop: while it is held, nothing is stamped. */
+export const slowCommitReporter = (file: string) =>
+  slowDiskReporter({
+    ...slowDiskOptions,
+    one: (ms) => `writing the outbox (${file}) took ${ms} ms on the event loop: another program holds its lock, or the disk is very slow; presses and frames wait for it`,
+    many: (count, threshold, slowest) =>
+      `${count} outbox writes (${file}) took over ${threshold} ms on the event loop since the last report, the slowest ${slowest} ms: another program holds its lock, or the disk is very slow; presses and frames wait for it`
+  })

@@ -1,0 +1,86 @@
+import { Latch } from "effect"
+import type { GroupCommit } from "./group-commit.ts"
+
+/**
+ * Moves the write-ahead log into the database file, in place of SQLite's automatic checkpoints
+ * (which would fsync on the event loop). It runs only when every commit is on disk, so it copies
+ * nothing that a power cut could take back; then the database file is fsynced off the loop, and
+ * until that is done no commit may start: the next commit could start the log over, and the
+ * log's frames are the only durable copy of what the database file has only in the page cache.
+ *
+ * Writes waiting at that gate wait one fsync of the database file. To keep that off presses, it
+ * runs when the outbox has been quiet for `whenQuietMs`, or after `everyCommits` regardless (a
+ * log that never stops growing would fill the disk).
+ */
+export interface CheckpointerOptions {
+  readonly group: GroupCommit
+  /** `PRAGMA wal_checkpoint(PASSIVE)`: page-cache writes, on the loop. */
+  readonly checkpoint: () => void
+  readonly syncDatabase: (done: (error: Error | null) => void) => void
+  readonly everyCommits: number
+  readonly whenQuietMs: number
+  readonly onError: (what: string, error: unknown) => void
+  readonly now?: () => number
+}
+
+export class Checkpointer {
+  /** Open while commits may start. */
+  readonly gate = Latch.makeUnsafe(true)
+  private open = true
+  private commitsSince = 0
+  private lastCommitAt = 0
+  private readonly now: () => number
+  private readonly timer: ReturnType<typeof setInterval>
+
+  private readonly options: CheckpointerOptions
+
+  constructor(options: CheckpointerOptions) {
+    this.options = options
+    this.now = options.now ?? (() => performance.now())
+    this.timer = setInterval(() => this.runIfDue(), Math.max(250, options.whenQuietMs / 2))
+    this.timer.unref()
+  }
+
+  get commitsMayStart(): boolean {
+    return this.open
+  }
+
+  noteCommit(): void {
+    this.commitsSince++
+    this.lastCommitAt = this.now()
+  }
+
+  /** Runs a checkpoint if one is due and can run now; call when the log becomes idle. */
+  runIfDue(): void {
+    const quiet = this.now() - this.lastCommitAt >= this.options.whenQuietMs
+    const due = this.commitsSince >= this.options.everyCommits || (this.commitsSince > 0 && quiet)
+    if (!due || !this.open || !this.options.group.idle || this.options.group.failed !== undefined) return
+    try {
+      this.options.checkpoint()
+    } catch (error) {
+      // Nothing was reset: the log still holds everything, and the next one tries again.
+      this.options.onError("checkpointing the outbox", error)
+      return
+    }
+    this.commitsSince = 0
+    this.setOpen(false)
+    this.options.syncDatabase((error) => {
+      if (error !== null) {
+        this.options.group.fail(error)
+        this.options.onError("syncing the outbox's database file", error)
+      }
+      // Writes after a failure are refused by the group commit, so opening loses nothing.
+      this.setOpen(true)
+    })
+  }
+
+  stop(): void {
+    clearInterval(this.timer)
+  }
+
+  private setOpen(open: boolean): void {
+    this.open = open
+    if (open) this.gate.openUnsafe()
+    else this.gate.closeUnsafe()
+  }
+}
