@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process"
-import { closeSync, fsync, fsyncSync, ftruncateSync, mkdtempSync, openSync, readFileSync, rmSync, writeSync } from "node:fs"
+import { closeSync, fdatasync, fsync, fsyncSync, ftruncateSync, mkdtempSync, openSync, readFileSync, rmSync, writeSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { DatabaseSync } from "node:sqlite"
@@ -18,8 +18,10 @@ const delayMs = 300
 const root = mkdtempSync(join(tmpdir(), "slow-disk-test-"))
 let disks: Array<SlowDisk> = []
 
-const mount = async (options: { readonly fsyncDelayMs?: number; readonly lazy?: boolean } = {}): Promise<SlowDisk> => {
-  const disk = await mountSlowDisk({ directory: mkdtempSync(join(root, "disk-")), ...options })
+const mount = async (
+  options: { readonly fsyncDelayMs?: number; readonly lazy?: boolean; readonly device?: "block" | "fuse" } = {}
+): Promise<SlowDisk> => {
+  const disk = await mountSlowDisk({ directory: mkdtempSync(join(root, "disk-")), device: "fuse", ...options })
   disks.push(disk)
   return disk
 }
@@ -97,6 +99,26 @@ describe.skipIf(unavailable !== undefined && process.env["CI"] === undefined)("t
     }
     const slow = disk.fsyncs().filter((f) => f.endedAt - f.startedAt >= delayMs)
     expect(slow.map((f) => f.path)).toContain("/test.sqlite-wal")
+  })
+
+  it("block mode: ext4 over a slow loop device, where an fdatasync takes the delay and a write beside it does not wait", async () => {
+    const disk = await mount({ device: "block", fsyncDelayMs: 2 * delayMs })
+    const fd = openSync(join(disk.path, "log"), "a")
+    try {
+      writeSync(fd, Buffer.alloc(8192, 1))
+      const writes: Array<number> = []
+      const syncing = timed(() => new Promise<void>((resolve, reject) => fdatasync(fd, (e) => (e === null ? resolve() : reject(e)))))
+      // Appends while the fdatasync is in flight: on the bare FUSE mount each would wait for it.
+      for (let i = 0; i < 20; i++) {
+        writes.push(await timed(() => writeSync(fd, Buffer.alloc(4120, 2))))
+        await new Promise((resolve) => setTimeout(resolve, 10))
+      }
+      expect(await syncing).toBeGreaterThanOrEqual(2 * delayMs)
+      expect(Math.max(...writes)).toBeLessThan(50)
+    } finally {
+      closeSync(fd)
+    }
+    expect(disk.fsyncs().filter((f) => f.path === "/disk.img").length).toBeGreaterThan(0)
   })
 
   it("lazy: a power cut loses the writes not yet fsynced, keeps the fsynced ones", async () => {

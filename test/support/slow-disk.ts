@@ -18,7 +18,16 @@ import { eventually } from "./eventually.ts"
  * never fsynced exists, empty or with its last fsynced bytes. Reopen files after a cut: a handle
  * opened before it may still show the dropped bytes from the kernel's page cache.
  *
- * Needs /dev/fuse, `fusermount` (apt `fuse`) and Debian's `python3-fusepy` for /usr/bin/python3.
+ * Block mode (`device: "block"`, the default unless lazy) puts ext4 on a loop device whose image
+ * file lives on that FUSE mount, and `path` is the ext4 mount: a slow block device under a real
+ * file system. Writes and fsyncs then behave as on a card or eMMC (ext4's journal decides what
+ * waits for what, and the loop device sends its flushes one at a time), where on the bare FUSE
+ * mount a write(2) waits for an fsync of the same file in flight, as no journalled ext4 does.
+ * There the delay is split over the two flushes an ext4 fdatasync sends (the journal commit's
+ * pre-flush and its forced write), so one fdatasync takes about `fsyncDelayMs`.
+ *
+ * Needs /dev/fuse, `fusermount` (apt `fuse`) and Debian's `python3-fusepy` for /usr/bin/python3;
+ * block mode also root, a free loop device, `losetup` and `mkfs.ext4`.
  *
  * ```ts
  * const disk = await mountSlowDisk({ directory: dir, fsyncDelayMs: 500 })
@@ -32,7 +41,10 @@ export interface SlowDisk {
   readonly setFsyncDelay: (ms: number) => void
   /** Lazy mode only: throws away every write not yet fsynced, as a power cut would. Call once the writers are dead. */
   readonly powerCut: () => Promise<void>
-  /** The fsyncs so far (from the log); `path` is relative to the mount, `directory` marks fsyncs of a directory. */
+  /**
+   * The fsyncs so far (from the log); `path` is relative to the FUSE mount, `directory` marks fsyncs
+   * of a directory. In block mode they are the loop device's flushes of `/disk.img`.
+   */
   readonly fsyncs: () => ReadonlyArray<FsyncRecord>
   /** Unmounts (fusermount -u, lazy -z if busy) and stops the python process; idempotent. */
   readonly unmount: () => Promise<void>
@@ -63,6 +75,7 @@ export const slowDiskUnavailable = (): string | undefined => {
   }
   if (spawnSync("fusermount", ["-V"]).error !== undefined) missing.push("fusermount")
   if (spawnSync(python, ["-c", "import fusepy"]).status !== 0) missing.push(`${python} with fusepy`)
+  for (const tool of ["losetup", "mkfs.ext4"]) if (spawnSync(tool, ["-V"]).error !== undefined) missing.push(tool)
   unavailable = missing.length === 0 ? undefined : `slow disk: no ${missing.join(", ")}; ${install}`
   return unavailable
 }
@@ -70,7 +83,9 @@ export const slowDiskUnavailable = (): string | undefined => {
 // Mounts still up, unmounted when the process exits however the tests end: a FUSE mount whose
 // python process is gone stays behind as "Transport endpoint is not connected".
 const mounted = new Map<string, ChildProcess>()
+const blockDevices = new Map<string, string>()
 process.once("exit", () => {
+  for (const [ext4Point, loop] of blockDevices) detachBlockDevice(ext4Point, loop)
   for (const [mountPoint, child] of mounted) {
     spawnSync("fusermount", ["-u", "-z", "-q", mountPoint])
     child.kill("SIGKILL")
@@ -81,7 +96,11 @@ export const mountSlowDisk = async (options: {
   readonly directory: string
   readonly fsyncDelayMs?: number
   readonly lazy?: boolean
+  /** `block`: ext4 on a loop device over the slow mount (default unless lazy); `fuse`: the FUSE mount itself. */
+  readonly device?: "block" | "fuse"
 }): Promise<SlowDisk> => {
+  const device = options.device ?? (options.lazy === true ? "fuse" : "block")
+  if (device === "block" && options.lazy === true) throw new Error("lazy mode works on the FUSE mount only (device: \"fuse\")")
   const backing = join(options.directory, "backing")
   const mountPoint = join(options.directory, "mnt")
   const control = join(options.directory, "control.json")
@@ -91,11 +110,13 @@ export const mountSlowDisk = async (options: {
   const realMountPoint = realpathSync(mountPoint)
 
   // Written whole then renamed: python re-reads it at every fsync and must never see half of it.
-  const setFsyncDelay = (ms: number): void => {
+  const setFlushDelay = (ms: number): void => {
     writeFileSync(`${control}.tmp`, JSON.stringify({ fsyncDelayMs: ms, lazy }))
     renameSync(`${control}.tmp`, control)
   }
-  setFsyncDelay(options.fsyncDelayMs ?? 0)
+  const setFsyncDelay = (ms: number): void => setFlushDelay(device === "block" ? ms / 2 : ms)
+  // mkfs and mount sync too: the delay applies once the disk is ready.
+  setFlushDelay(0)
   writeFileSync(`${control}.log`, "")
 
   // stdin is the control channel; its end (also when this process dies) makes python unmount.
@@ -134,6 +155,19 @@ export const mountSlowDisk = async (options: {
     throw new Error(`${(error as Error).message} (python stderr: ${stderr.trim() || "none"})`)
   }
 
+  let path = mountPoint
+  if (device === "block") {
+    try {
+      path = attachBlockDevice(options.directory, mountPoint)
+    } catch (error) {
+      spawnSync("fusermount", ["-u", "-z", "-q", realMountPoint])
+      child.kill("SIGKILL")
+      mounted.delete(realMountPoint)
+      throw error
+    }
+  }
+  setFsyncDelay(options.fsyncDelayMs ?? 0)
+
   const powerCut = async (): Promise<void> => {
     if (!lazy) throw new Error("powerCut() needs a slow disk mounted with lazy: true")
     if (hasExited()) throw new Error(`slowfs.py is not running: ${stderr.trim()}`)
@@ -156,6 +190,11 @@ export const mountSlowDisk = async (options: {
   let unmounting: Promise<void> | undefined
   const unmount = (): Promise<void> => {
     unmounting ??= (async () => {
+      const loop = blockDevices.get(path)
+      if (loop !== undefined) {
+        detachBlockDevice(path, loop)
+        blockDevices.delete(path)
+      }
       let busy = false
       if (isMounted(realMountPoint) && spawnSync("fusermount", ["-u", "-q", realMountPoint]).status !== 0) {
         busy = true
@@ -174,7 +213,38 @@ export const mountSlowDisk = async (options: {
     return unmounting
   }
 
-  return { path: mountPoint, setFsyncDelay, powerCut, fsyncs, unmount }
+  return { path, setFsyncDelay, powerCut, fsyncs, unmount }
+}
+
+const run = (command: string, args: ReadonlyArray<string>): string => {
+  const result = spawnSync(command, args, { encoding: "utf8" })
+  if (result.status !== 0) throw new Error(`${command} ${args.join(" ")}: ${(result.stderr || result.error?.message || "").trim()}`)
+  return result.stdout.trim()
+}
+
+/** ext4 on a loop device over `<fuseMount>/disk.img`, mounted at `<directory>/ext4`; returns that path. */
+const attachBlockDevice = (directory: string, fuseMount: string): string => {
+  const image = join(fuseMount, "disk.img")
+  const ext4Point = join(directory, "ext4")
+  mkdirSync(ext4Point, { recursive: true })
+  // Sparse: only what ext4 writes takes room on the real disk underneath.
+  run("truncate", ["-s", "512M", image])
+  run("mkfs.ext4", ["-q", "-F", "-E", "nodiscard,lazy_itable_init=1,lazy_journal_init=1", image])
+  const loop = run("losetup", ["--find", "--show", image])
+  try {
+    run("mount", ["-t", "ext4", loop, ext4Point])
+  } catch (error) {
+    spawnSync("losetup", ["-d", loop])
+    throw error
+  }
+  blockDevices.set(ext4Point, loop)
+  return ext4Point
+}
+
+const detachBlockDevice = (ext4Point: string, loop: string): void => {
+  // Lazily when busy (a killed daemon's files may still be closing): the device goes once free.
+  if (spawnSync("umount", [ext4Point]).status !== 0) spawnSync("umount", ["-l", ext4Point])
+  spawnSync("losetup", ["-d", loop])
 }
 
 // /proc/self/mounts escapes spaces and the like as octal (\040).
