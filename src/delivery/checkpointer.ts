@@ -41,6 +41,7 @@ export class Checkpointer {
     this.timer.unref()
   }
 
+  /** False while the database file is being synced after a checkpoint. */
   get commitsMayStart(): boolean {
     return this.open
   }

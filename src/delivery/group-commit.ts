@@ -5,10 +5,11 @@
  * goes on stamping, decoding and sending meanwhile, and whoever must not act before the commit is
  * on disk (a broker acknowledgement, a request) waits for `whenDurable`.
  *
- * An fsync covers every commit made before it started. One starts as soon as a commit is not
- * covered by any fsync in flight, up to `maxInFlight` at once; commits made while that many are in
- * flight share the next one. A press's own wait is then one fsync on storage that serves flushes in
- * parallel, and at most two on a device that serves them one after another.
+ * An fsync covers every commit made before it started. One starts at the end of the event loop's
+ * turn in which a commit was not covered by any fsync in flight, up to `maxInFlight` at once;
+ * commits made while that many are in flight share the next one (the outbox allows one: see there). Starting at the end of the turn
+ * lets the writes that follow a commit at once share its fsync: a press and its in-doubt mark,
+ * written by the scheduler as soon as it sees the press, then wait for one fsync together.
  */
 export interface GroupCommitOptions {
   /** Starts one fsync of the log; `done` once it is on disk, with the error if it is not. */
@@ -19,6 +20,8 @@ export interface GroupCommitOptions {
   /** After each fsync that succeeded, with the newest commit now on disk. */
   readonly onDurable?: (durableSeq: number) => void
   readonly now?: () => number
+  /** When to look for commits to sync: at the end of this turn of the event loop (setImmediate). */
+  readonly defer?: (run: () => void) => void
 }
 
 interface Waiter {
@@ -35,18 +38,27 @@ export class GroupCommit {
   private readonly waiters: Array<Waiter> = []
   private failure: Error | undefined
   private readonly now: () => number
+  private readonly defer: (run: () => void) => void
+  private pumpDue = false
 
   private readonly options: GroupCommitOptions
 
   constructor(options: GroupCommitOptions) {
     this.options = options
     this.now = options.now ?? (() => performance.now())
+    this.defer = options.defer ?? ((run) => setImmediate(run))
   }
 
   /** Records a commit that has just reached the kernel; returns its sequence number. */
   committed(): number {
     this.committedSeq++
-    this.pump()
+    if (!this.pumpDue) {
+      this.pumpDue = true
+      this.defer(() => {
+        this.pumpDue = false
+        this.pump()
+      })
+    }
     return this.committedSeq
   }
 
