@@ -232,7 +232,7 @@ const attachBlockDevice = (directory: string, fuseMount: string): string => {
   run("mkfs.ext4", ["-q", "-F", "-E", "nodiscard,lazy_itable_init=1,lazy_journal_init=1", image])
   const loop = run("losetup", ["--find", "--show", image])
   try {
-    run("mount", ["-t", "ext4", "-o", "lazytime", loop, ext4Point])
+    run("mount", ["-t", "ext4", loop, ext4Point])
   } catch (error) {
     spawnSync("losetup", ["-d", loop])
     throw error
