@@ -9,8 +9,10 @@ import type { GroupCommit } from "./group-commit.ts"
  * log's frames are the only durable copy of what the database file has only in the page cache.
  *
  * Writes waiting at that gate wait one fsync of the database file. To keep that off presses, it
- * runs when the outbox has been quiet for `whenQuietMs`, or after `everyCommits` regardless (a
- * log that never stops growing would fill the disk).
+ * runs when the outbox has been quiet for `whenQuietMs`, or after `everyCommits` at a moment when
+ * nothing waits for the disk. Past four times that (a slow disk never idle under load), the gate
+ * closes first and the checkpoint runs once the commits in flight are on disk: a log that never
+ * stops growing would fill the disk.
  */
 export interface CheckpointerOptions {
   readonly group: GroupCommit
@@ -27,6 +29,7 @@ export class Checkpointer {
   /** Open while commits may start. */
   readonly gate = Latch.makeUnsafe(true)
   private open = true
+  private syncingDatabase = false
   private commitsSince = 0
   private lastCommitAt = 0
   private readonly now: () => number
@@ -41,9 +44,13 @@ export class Checkpointer {
     this.timer.unref()
   }
 
-  /** False while the database file is being synced after a checkpoint. */
+  /** False while a checkpoint holds the gate (the database file being synced, or a forced one waiting). */
   get commitsMayStart(): boolean {
     return this.open
+  }
+
+  get busy(): boolean {
+    return this.syncingDatabase
   }
 
   noteCommit(): void {
@@ -55,17 +62,24 @@ export class Checkpointer {
   runIfDue(): void {
     const quiet = this.now() - this.lastCommitAt >= this.options.whenQuietMs
     const due = this.commitsSince >= this.options.everyCommits || (this.commitsSince > 0 && quiet)
-    if (!due || !this.open || !this.options.group.idle || this.options.group.failed !== undefined) return
+    if (!due || this.syncingDatabase || this.options.group.failed !== undefined) return
+    if (!this.options.group.idle) {
+      if (this.commitsSince >= 4 * this.options.everyCommits) this.setOpen(false)
+      return
+    }
     try {
       this.options.checkpoint()
     } catch (error) {
       // Nothing was reset: the log still holds everything, and the next one tries again.
       this.options.onError("checkpointing the outbox", error)
+      this.setOpen(true)
       return
     }
     this.commitsSince = 0
     this.setOpen(false)
+    this.syncingDatabase = true
     this.options.syncDatabase((error) => {
+      this.syncingDatabase = false
       if (error !== null) {
         this.options.group.fail(error)
         this.options.onError("syncing the outbox's database file", error)

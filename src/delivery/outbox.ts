@@ -231,7 +231,7 @@ const makeOutbox = Effect.fnUntraced(function*(stateDirectory: string) {
     Effect.gen(function*() {
       disk.checkpointer.stop()
       // An fsync still running (of the log, or of the database file after a checkpoint) would find its descriptor closed.
-      const syncing = () => disk.group.fsyncsInFlight > 0 || !disk.checkpointer.commitsMayStart
+      const syncing = () => disk.group.fsyncsInFlight > 0 || disk.checkpointer.busy
       for (let waited = 0; syncing() && waited < closeWaitMs; waited += 10) yield* Effect.sleep(10)
       yield* Effect.sync(() => {
         disk.files.restoreSqliteSyncing()

@@ -194,6 +194,19 @@ describe("checkpoints of the outbox's log", () => {
     t.checkpointer.stop()
   })
 
+  it("under load that never leaves the disk idle, closes the gate past four times the count and runs once the log is on disk", () => {
+    const t = setup({ everyCommits: 2 })
+    for (let i = 0; i < 8; i++) t.commit()
+    t.checkpointer.runIfDue()
+    expect(t.checkpoints).toEqual([])
+    expect(t.checkpointer.commitsMayStart).toBe(false)
+    while (t.log.inFlight.length > 0) t.log.finish()
+    expect(t.checkpoints).toHaveLength(1)
+    t.database.finish()
+    expect(t.checkpointer.commitsMayStart).toBe(true)
+    t.checkpointer.stop()
+  })
+
   it("holds new commits at the gate until the database file is on disk", async () => {
     const t = setup({ everyCommits: 1 })
     t.commit()
