@@ -139,8 +139,12 @@ export class Outbox extends Context.Service<Outbox, {
   /** Deletes delivered/warning items settled before the given time; never pending, dead or missed. */
   prune(settledBefore: number): Effect.Effect<number, OutboxWriteError>
 }>()("scorebridge/delivery/Outbox") {
-  static readonly layer = (options: { readonly stateDirectory: string }): Layer.Layer<Outbox, OutboxOpenError> =>
-    Layer.effect(Outbox, makeOutbox(options.stateDirectory))
+  static readonly layer = (options: {
+    readonly stateDirectory: string
+    /** When to checkpoint (see Checkpointer); the defaults suit the daemon, tests make them frequent. */
+    readonly checkpoint?: { readonly everyCommits: number; readonly whenQuietMs: number }
+  }): Layer.Layer<Outbox, OutboxOpenError> =>
+    Layer.effect(Outbox, makeOutbox(options.stateDirectory, options.checkpoint ?? { everyCommits: 500, whenQuietMs: 2_000 }))
 }
 
 const parseJson = (text: string | null): unknown => (text === null ? null : JSON.parse(text))
@@ -186,7 +190,10 @@ interface Disk {
   readonly checkpointer: Checkpointer
 }
 
-const makeOutbox = Effect.fnUntraced(function*(stateDirectory: string) {
+const makeOutbox = Effect.fnUntraced(function*(
+  stateDirectory: string,
+  checkpointWhen: { readonly everyCommits: number; readonly whenQuietMs: number }
+) {
   const file = path.join(stateDirectory, outboxFileName)
   // The fsyncs end on libuv's callbacks, outside any fiber: their warnings go to the daemon's logger.
   const logWith = Effect.runForkWith(yield* Effect.context<never>())
@@ -216,8 +223,7 @@ const makeOutbox = Effect.fnUntraced(function*(stateDirectory: string) {
         group,
         checkpoint: () => db.exec("PRAGMA wal_checkpoint(PASSIVE)"),
         syncDatabase: files.syncDatabase,
-        everyCommits: 500,
-        whenQuietMs: 2_000,
+        ...checkpointWhen,
         onError: (what, error) => logWith(Effect.logError(`${what} (${file}) failed: ${describeFailure(error)}`))
       })
       return { db, files, group, checkpointer }

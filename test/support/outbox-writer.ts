@@ -3,14 +3,18 @@
  * item once `append` has returned (its acknowledgement). Tests SIGKILL it or fill its disk and then
  * check that every printed id survived.
  *
- *   node test/support/outbox-writer.ts <stateDir> [firstSeq=0] [count=100000] [payloadBytes=32]
+ *   node test/support/outbox-writer.ts <stateDir> [firstSeq=0] [count=100000] [payloadBytes=32] [concurrency=1] [checkpointEvery]
+ *
+ * With a concurrency over 1, that many appends are in flight at once and share fsyncs (group
+ * commit); acks are printed as each returns. `checkpointEvery` makes the outbox checkpoint after that
+ * many commits instead of its default.
  *
  * On a failure it prints "error <tag> <message>" and exits with code 2.
  */
 import { Effect, Logger } from "effect"
 import { Outbox } from "../../src/delivery/outbox.ts"
 
-const [stateDirectory, firstArg = "0", countArg = "100000", bytesArg = "32"] = process.argv.slice(2)
+const [stateDirectory, firstArg = "0", countArg = "100000", bytesArg = "32", concurrencyArg = "1", checkpointArg] = process.argv.slice(2)
 if (stateDirectory === undefined) {
   process.stderr.write("usage: outbox-writer.ts <stateDir> [firstSeq] [count] [payloadBytes]\n")
   process.exit(64)
@@ -23,19 +27,24 @@ const kinds = ["score", "click", "undo"] as const
 
 const program = Effect.gen(function*() {
   const outbox = yield* Outbox
-  for (let seq = first; seq < first + count; seq++) {
-    const item = yield* outbox.append({
-      place: places[seq % places.length]!,
-      kind: kinds[seq % kinds.length]!,
-      payload: { seq, filler },
-      dedupeKey: `writer-${seq}`,
-      createdAt: Date.now()
-    })
-    // stdout to a pipe is synchronous on Linux: once this returns, the ack has left the process.
-    process.stdout.write(`${item.id} ${seq}\n`)
-  }
+  const seqs = Array.from({ length: count }, (_, i) => first + i)
+  yield* Effect.forEach(seqs, (seq) =>
+    Effect.gen(function*() {
+      const item = yield* outbox.append({
+        place: places[seq % places.length]!,
+        kind: kinds[seq % kinds.length]!,
+        payload: { seq, filler },
+        dedupeKey: `writer-${seq}`,
+        createdAt: Date.now()
+      })
+      // stdout to a pipe is synchronous on Linux: once this returns, the ack has left the process.
+      process.stdout.write(`${item.id} ${seq}\n`)
+    }), { concurrency: Number(concurrencyArg), discard: true })
 }).pipe(
-  Effect.provide(Outbox.layer({ stateDirectory })),
+  Effect.provide(Outbox.layer({
+    stateDirectory,
+    ...(checkpointArg === undefined ? {} : { checkpoint: { everyCommits: Number(checkpointArg), whenQuietMs: 2_000 } })
+  })),
   // stdout carries only acks: the outbox's own warnings (a slow write on a busy disk) go to stderr.
   Effect.provideService(Logger.LogToStderr, true),
   Effect.catch((error) =>
