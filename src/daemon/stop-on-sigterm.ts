@@ -21,7 +21,8 @@ const dieBySigterm = (): never => {
  * The stop that systemd asks for with SIGTERM. runMain turns SIGTERM into an interruption and
  * exit code 130, which systemd counts as a failed unit; a stop that was asked for and has
  * released everything is a success, so the returned effect (run after the daemon is released)
- * exits 0. The outbox is fsynced on every append: a forced end loses nothing.
+ * exits 0. Whatever was acknowledged or sent is already on disk, and the rest of the outbox is in
+ * the page cache, which outlives the process: a forced end loses nothing.
  *
  * process.exit joins libuv's threadpool, and a read blocked on an idle input device (a button
  * nobody presses) never returns, so exit would hang until SIGKILL. Such a read shows as a pending
