@@ -1,5 +1,6 @@
 import { Context, Effect, Layer, Option, Queue, Redacted, Schedule, Schema, Stream, SubscriptionRef } from "effect"
 import { connect } from "mqtt"
+import { MqttArrivals } from "./mqtt-arrivals.ts"
 import { clientOptions, describeBroker, endClient } from "./mqtt-client.ts"
 import type { LinkState } from "../domain/received.ts"
 import { type Held, HeldMessages } from "./held-messages.ts"
@@ -138,9 +139,15 @@ const make = Effect.fnUntraced(function*(options: MqttConnectionOptions) {
     Queue.offerUnsafe(events, event)
   }
 
+  const arrivals = new MqttArrivals()
   const client = yield* Effect.acquireRelease(
     Effect.try({
-      try: () => connect(options.url, clientOptions(options, reconnectPeriod)),
+      try: () => {
+        // Connected by hand, once its connection's bytes are watched for arrival times.
+        const created = connect(options.url, { ...clientOptions(options, reconnectPeriod), manualConnect: true })
+        arrivals.watch(created)
+        return created.connect()
+      },
       catch: (err) => new MqttConfigError({ broker, message: err instanceof Error ? err.message : String(err) })
     }),
     endClient
@@ -186,7 +193,8 @@ const make = Effect.fnUntraced(function*(options: MqttConnectionOptions) {
   // mqtt.js sends the PUBACK of a QoS 1 message only when this callback runs, and handles the next
   // incoming packet after it: acknowledging after the message is stored is what makes "nothing lost".
   client.handleMessage = (packet, callback) => {
-    const arrivedAt = Date.now()
+    // When its bytes came, not when mqtt.js got to it (after the previous message was stored).
+    const arrivedAt = arrivals.take(packet.topic) ?? Date.now()
     const wasHeld = held.arrived(arrivedAt)
     const identity = Redeliveries.identity(packet.topic, packet.payload as Uint8Array)
     if (redeliveries.isRedelivery(packet.dup, packet.messageId, identity)) {

@@ -53,10 +53,13 @@ const text = (message: MqttMessage | undefined) => (message ? Buffer.from(messag
 
 /** Publishes `probe` until the daemon has it: proves its subscription is in place at the broker. */
 const untilSubscribed = async (peer: MqttClient, daemon: Daemon, topic: string) => {
+  // A probe from before (an earlier session) does not count: only one sent now proves the subscription.
+  const probes = () => daemon.received.filter((m) => m.topic === topic && text(m) === "probe").length
+  const before = probes()
   await eventually("the daemon's subscription to take effect", async () => {
     await peer.publishAsync(topic, "probe", { qos: 1 })
     await new Promise((resolve) => setTimeout(resolve, 50))
-    return daemon.received.some((m) => m.topic === topic && text(m) === "probe") ? true : undefined
+    return probes() > before ? true : undefined
   })
 }
 
