@@ -1,6 +1,7 @@
 import { join } from "node:path"
 import { DatabaseSync } from "node:sqlite"
 import type { RecordedRequest } from "../src/simulator/control-client.ts"
+import { sleep } from "./stats.ts"
 import type { Place, Venue } from "./venue.ts"
 
 /** A button press the bench published, and where its click landed. */
@@ -38,9 +39,9 @@ export const allRequests = (venue: Venue): Promise<Array<RecordedRequest>> => ve
 
 /**
  * Pairs each press with its click: the click on the place's event whose `timeStamp` (the
- * daemon's receive time of the press) falls within 2 s after the publish.
+ * daemon's receive time of the press) falls within `windowMs` (2 s) after the publish.
  */
-export const matchClicks = (requests: ReadonlyArray<RecordedRequest>, presses: ReadonlyArray<Press>): Matched => {
+export const matchClicks = (requests: ReadonlyArray<RecordedRequest>, presses: ReadonlyArray<Press>, windowMs = 2_000): Matched => {
   const used = new Set<number>()
   const latencies: Array<number> = []
   const beforeStamp: Array<number> = []
@@ -51,7 +52,7 @@ export const matchClicks = (requests: ReadonlyArray<RecordedRequest>, presses: R
     const click = requests.find((r) => {
       const stamp = (r.body as { timeStamp?: number } | null)?.timeStamp ?? Number.NaN
       return r.method === "POST" && r.path === path && accepted(r) && !used.has(r.seq) &&
-        stamp >= press.publishedAt && stamp < press.publishedAt + 2_000
+        stamp >= press.publishedAt && stamp < press.publishedAt + windowMs
     })
     if (click === undefined) {
       lost++
@@ -94,11 +95,31 @@ export const matchScores = (requests: ReadonlyArray<RecordedRequest>, writes: Re
  * in beside the writer) — the bench's view of "every place has a backlog".
  */
 export const pendingScores = (venue: Venue): ReadonlyMap<string, number> => {
+  const rows = readOutbox(venue, "SELECT place, count(*) AS n FROM items WHERE state = 'pending' AND kind = 'score' GROUP BY place")
+  return new Map(rows.map((r) => [String(r["place"]), Number(r["n"])]))
+}
+
+/** Pending items of every kind (scores, clicks, undos), sent or not: zero once the outbox has nothing left to do. */
+export const pendingItems = (venue: Venue): number =>
+  Number(readOutbox(venue, "SELECT count(*) AS n FROM items WHERE state = 'pending'")[0]?.["n"] ?? 0)
+
+const readOutbox = (venue: Venue, sql: string) => {
   const db = new DatabaseSync(join(venue.stateDirectory, "outbox.sqlite"), { readOnly: true, timeout: 5_000 })
   try {
-    const rows = db.prepare("SELECT place, count(*) AS n FROM items WHERE state = 'pending' AND kind = 'score' GROUP BY place").all()
-    return new Map(rows.map((r) => [String(r["place"]), Number(r["n"])]))
+    return db.prepare(sql).all()
   } finally {
     db.close()
   }
+}
+
+/** Waits until the outbox is empty and the simulator has seen nothing for `quietMs` (startup look-ups, warm-up). */
+export const settle = async (venue: Venue, quietMs: number, timeoutMs: number): Promise<void> => {
+  const deadline = Date.now() + timeoutMs
+  while (Date.now() < deadline) {
+    const pending = [...pendingScores(venue).values()].reduce((n, c) => n + c, 0)
+    const last = (await allRequests(venue)).at(-1)
+    if (pending === 0 && (last === undefined || Date.now() - last.at >= quietMs)) return
+    await sleep(250)
+  }
+  throw new Error(`the daemon did not settle within ${timeoutMs} ms (outbox not empty or requests still going out)`)
 }

@@ -35,6 +35,8 @@ export interface Venue {
   readonly mqtt: MqttClient
   readonly configPath: string
   readonly stateDirectory: string
+  /** The daemon's config text with another state directory, everything else as in `configPath` (the slow-disk phase's second daemon). */
+  readonly configFor: (stateDirectory: string) => string
 }
 
 /**
@@ -84,9 +86,11 @@ export const startVenue = async (cleanup: Cleanup, dir: string, placeCount: numb
   // systemd's StateDirectory= creates it for the service; the daemon expects it to exist.
   const stateDirectory = join(dir, "state")
   mkdirSync(stateDirectory)
+  const statusPort = await freePort()
+  const configFor = (stateDirectory: string) => configText({ baseUrl: sim.url, mqttUrl: broker.url, stateDirectory, statusPort, places })
   const configPath = join(dir, "scorebridge.yaml")
-  writeFileSync(configPath, configText({ baseUrl: sim.url, mqttUrl: broker.url, stateDirectory, statusPort: await freePort(), places }))
-  return { places, control, mqtt, configPath, stateDirectory }
+  writeFileSync(configPath, configFor(stateDirectory))
+  return { places, control, mqtt, configPath, stateDirectory, configFor }
 }
 
 const configText = (c: {
