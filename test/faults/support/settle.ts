@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { expect } from "vitest"
 import { eventually } from "../../support/eventually.ts"
-import { checkEntries, checkPresses, comparable, eventOf } from "./guarantees.ts"
+import { chanceMs, checkEntries, checkPresses, comparable, eventOf } from "./guarantees.ts"
 import type { MatchStreamer } from "./match-streamer.ts"
 import { outboxStates } from "../../support/outbox-file.ts"
 import type { Presser } from "./presses.ts"
@@ -25,7 +25,9 @@ export const settleAndCheck = async (
   presser: Presser,
   cutoffs: ReadonlyArray<number>,
   result: ScenarioFigures,
-  drainMs = 60_000
+  drainMs = 60_000,
+  /** How long before a cutoff a change may be lost (see checkEntries). */
+  chance: number | ReadonlyArray<number> = chanceMs
 ): Promise<void> => {
   await match.finished
   const endedAt = Date.now()
@@ -43,7 +45,7 @@ export const settleAndCheck = async (
     return (event?.moments.length ?? 0) >= presser.acknowledged.length ? true : undefined
   }, { timeoutMs: drainMs, intervalMs: 250 }).catch(() => undefined)
 
-  const entries = await checkEntries(world, scoreboardPlace, match, cutoffs)
+  const entries = await checkEntries(world, scoreboardPlace, match, cutoffs, chance)
   const presses = await checkPresses(world, mqttPlace, presser.acknowledged)
   const leaks = tokenLeaks(world.dir, world.token, await statusOutputs(world.statusUrl))
   const states = outboxStates(world.stateDirectory)
@@ -54,7 +56,7 @@ export const settleAndCheck = async (
     pressesDelivered: presses.delivered,
     duplicates: entries.duplicates + presses.duplicates,
     crashes: world.daemon.crashes(),
-    notes: [result.notes, cutoffs.length > 0 ? `${entries.mayBeMissing} change(s) shown < 1 s before a kill not stored` : undefined, `outbox ${JSON.stringify(states)}`]
+    notes: [result.notes, cutoffs.length > 0 ? `${entries.mayBeMissing} change(s) shown < ${typeof chance === "number" ? `${chance / 1000} s` : "the allowance"} before a kill not stored` : undefined, `outbox ${JSON.stringify(states)}`]
       .filter((n) => n !== undefined).join("; ")
   })
   recordFigures(scenario, result)
