@@ -23,6 +23,8 @@ export const slotMs = (1000 / requestsPerSecond) * 1.01
 const pressBeforeSlotMs = 150
 /** A press stamped this long after its publish still counts as its click (the old daemon stamps late behind fsyncs). */
 const clickWindowMs = 10_000
+/** The new file system is at rest once it has not flushed for this long (jbd2 commits every 5 s). */
+const diskRestMs = 6_000
 /** After the outbox is empty, this long (more than one fsync) so no write of the daemon's is still in flight. */
 const quietMs = fsyncDelayMs + 250
 
@@ -110,6 +112,18 @@ export const runSlowDisk = async (
   const configPath = join(dir, "scorebridge-slow-disk.yaml")
   writeFileSync(configPath, venue.configFor(stateDirectory))
   const slowVenue: Venue = { ...venue, configPath, stateDirectory }
+  // A fresh ext4 zeroes its inode tables in the background (ext4lazyinit) for about 10 s after the
+  // mount (25 s once the disk is slow), with flushes of its own: let that end while the disk is
+  // still fast (no flush for longer than the journal's 5 s commit interval), so the rounds see
+  // only the daemon's own writes.
+  const mountedAt = Date.now()
+  const rested = await waitFor(() => {
+    const last = disk.fsyncs().at(-1)
+    return last === undefined || Date.now() - last.endedAt >= diskRestMs ? last ?? true : undefined
+  }, 60_000)
+  const restedAfter = rested === undefined ? "still flushing after 60 s" :
+    rested === true ? "no flush of its own" : `its last flush of its own ${((rested.endedAt - mountedAt) / 1000).toFixed(1)} s after the mount`
+  onProgress(`  slow disk mounted (ext4 over the slow device): ${restedAfter}`)
 
   const daemon = startDaemon(configPath, { SCOREBRIDGE_TOKEN: token }, join(dir, "heap-slow-disk.ndjson"))
   cleanup.defer(() => daemon.stop())
