@@ -2,7 +2,7 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import { DatabaseSync } from "node:sqlite"
 import { describeFailure } from "./outbox-errors.ts"
-import { syncDirectory } from "./outbox-files.ts"
+import { logFileBytes, syncDirectory } from "./outbox-files.ts"
 
 /**
  * Opening the outbox file: checks the state directory first (SQLite alone only says "unable to
@@ -103,8 +103,9 @@ export const openOutboxDatabase = (stateDirectory: string): DatabaseSync => {
     // FULL while opening and migrating; then the outbox syncs by itself, off the event loop
     // (outbox-files.ts), as durably.
     db.exec("PRAGMA synchronous = FULL")
-    // Keeps the -wal file from staying at its high-water mark after a long outage.
-    db.exec("PRAGMA journal_size_limit = 4194304")
+    // Keeps the -wal file from staying at its high-water mark after a long outage; as large as
+    // the size it is given at open (outbox-files.ts), which SQLite then leaves alone.
+    db.exec(`PRAGMA journal_size_limit = ${logFileBytes}`)
     const check = db.prepare("PRAGMA quick_check(1)").get()?.["quick_check"]
     if (check !== "ok") {
       const detail = String(check).replace(/\*\*\* in database main \*\*\*/, "").replace(/\s+/g, " ").trim()

@@ -2,6 +2,9 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import type { DatabaseSync } from "node:sqlite"
 
+/** The write-ahead log's size on disk: room for the 500 commits between two checkpoints. */
+export const logFileBytes = 16 * 1024 * 1024
+
 /**
  * The outbox's two files as the daemon syncs them itself: SQLite commits into the page cache
  * (`synchronous = OFF`, no automatic checkpoints) and the daemon fsyncs off the event loop (see
@@ -32,7 +35,12 @@ export const takeOverSyncing = (db: DatabaseSync, file: string): OutboxFiles => 
   // The descriptors stay open as long as the database: closing any descriptor of a file drops
   // every POSIX lock this process holds on it, SQLite's included.
   const databaseFd = fs.openSync(file, "r")
-  const logFd = fs.openSync(`${file}-wal`, "r")
+  const logFd = fs.openSync(`${file}-wal`, "r+")
+  // The log gets its full size now (a hole: no blocks yet). Growing it commit by commit changes
+  // its size in the file's inode at each one, and on ext4 such a write can wait for a journal
+  // commit that a slow card holds (measured: 210–250 ms on the event loop, a few times after each
+  // start); frames written into the hole change only the data.
+  if (fs.fstatSync(logFd).size < logFileBytes) fs.ftruncateSync(logFd, logFileBytes)
   // SQLite made the log at open (it is deleted at the last close); its directory entry is synced
   // here, where SQLite would at its first synchronous commit.
   syncDirectory(path.dirname(file))

@@ -142,9 +142,9 @@ export class Outbox extends Context.Service<Outbox, {
   static readonly layer = (options: {
     readonly stateDirectory: string
     /** When to checkpoint (see Checkpointer); the defaults suit the daemon, tests make them frequent. */
-    readonly checkpoint?: { readonly everyCommits: number; readonly whenQuietMs: number }
+    readonly checkpoint?: { readonly everyCommits: number; readonly whenQuietMs?: number }
   }): Layer.Layer<Outbox, OutboxOpenError> =>
-    Layer.effect(Outbox, makeOutbox(options.stateDirectory, options.checkpoint ?? { everyCommits: 500, whenQuietMs: 2_000 }))
+    Layer.effect(Outbox, makeOutbox(options.stateDirectory, options.checkpoint ?? { everyCommits: 500 }))
 }
 
 const parseJson = (text: string | null): unknown => (text === null ? null : JSON.parse(text))
@@ -192,7 +192,7 @@ interface Disk {
 
 const makeOutbox = Effect.fnUntraced(function*(
   stateDirectory: string,
-  checkpointWhen: { readonly everyCommits: number; readonly whenQuietMs: number }
+  checkpointWhen: { readonly everyCommits: number; readonly whenQuietMs?: number }
 ) {
   const file = path.join(stateDirectory, outboxFileName)
   // The fsyncs end on libuv's callbacks, outside any fiber: their warnings go to the daemon's logger.

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process"
-import { accessSync, constants, mkdirSync, readFileSync, realpathSync, renameSync, writeFileSync } from "node:fs"
+import { accessSync, closeSync, constants, fsyncSync, mkdirSync, openSync, readFileSync, realpathSync, renameSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { createInterface } from "node:readline"
 import { fileURLToPath } from "node:url"
@@ -85,7 +85,7 @@ export const slowDiskUnavailable = (): string | undefined => {
 const mounted = new Map<string, ChildProcess>()
 const blockDevices = new Map<string, string>()
 process.once("exit", () => {
-  for (const [ext4Point, loop] of blockDevices) detachBlockDevice(ext4Point, loop)
+  for (const [ext4Point, loop] of blockDevices) detachExt4(ext4Point, loop)
   for (const [mountPoint, child] of mounted) {
     spawnSync("fusermount", ["-u", "-z", "-q", mountPoint])
     child.kill("SIGKILL")
@@ -191,10 +191,7 @@ export const mountSlowDisk = async (options: {
   const unmount = (): Promise<void> => {
     unmounting ??= (async () => {
       const loop = blockDevices.get(path)
-      if (loop !== undefined) {
-        detachBlockDevice(path, loop)
-        blockDevices.delete(path)
-      }
+      if (loop !== undefined) detachExt4(path, loop)
       let busy = false
       if (isMounted(realMountPoint) && spawnSync("fusermount", ["-u", "-q", realMountPoint]).status !== 0) {
         busy = true
@@ -216,35 +213,52 @@ export const mountSlowDisk = async (options: {
   return { path, setFsyncDelay, powerCut, fsyncs, unmount }
 }
 
-const run = (command: string, args: ReadonlyArray<string>): string => {
+export const run = (command: string, args: ReadonlyArray<string>): string => {
   const result = spawnSync(command, args, { encoding: "utf8" })
   if (result.status !== 0) throw new Error(`${command} ${args.join(" ")}: ${(result.stderr || result.error?.message || "").trim()}`)
   return result.stdout.trim()
+}
+
+/** A sparse ext4 image (only what ext4 writes takes room underneath), fsynced: the file system itself survives a cut. */
+export const makeExt4Image = (image: string): void => {
+  run("truncate", ["-s", "512M", image])
+  run("mkfs.ext4", ["-q", "-F", "-E", "nodiscard,lazy_itable_init=1,lazy_journal_init=1", image])
+  const fd = openSync(image, "r+")
+  try {
+    fsyncSync(fd)
+  } finally {
+    closeSync(fd)
+  }
+}
+
+/** Attaches the image to a free loop device and mounts its ext4 at `mountPoint`; returns the device. Detached at exit. */
+export const attachExt4 = (image: string, mountPoint: string): string => {
+  mkdirSync(mountPoint, { recursive: true })
+  const loop = run("losetup", ["--find", "--show", image])
+  try {
+    run("mount", ["-t", "ext4", loop, mountPoint])
+  } catch (error) {
+    spawnSync("losetup", ["-d", loop])
+    throw error
+  }
+  blockDevices.set(mountPoint, loop)
+  return loop
+}
+
+export const detachExt4 = (mountPoint: string, loop: string): void => {
+  // Lazily when busy (a killed daemon's files may still be closing): the device goes once free.
+  if (spawnSync("umount", [mountPoint]).status !== 0) spawnSync("umount", ["-l", mountPoint])
+  spawnSync("losetup", ["-d", loop])
+  blockDevices.delete(mountPoint)
 }
 
 /** ext4 on a loop device over `<fuseMount>/disk.img`, mounted at `<directory>/ext4`; returns that path. */
 const attachBlockDevice = (directory: string, fuseMount: string): string => {
   const image = join(fuseMount, "disk.img")
   const ext4Point = join(directory, "ext4")
-  mkdirSync(ext4Point, { recursive: true })
-  // Sparse: only what ext4 writes takes room on the real disk underneath.
-  run("truncate", ["-s", "512M", image])
-  run("mkfs.ext4", ["-q", "-F", "-E", "nodiscard,lazy_itable_init=1,lazy_journal_init=1", image])
-  const loop = run("losetup", ["--find", "--show", image])
-  try {
-    run("mount", ["-t", "ext4", loop, ext4Point])
-  } catch (error) {
-    spawnSync("losetup", ["-d", loop])
-    throw error
-  }
-  blockDevices.set(ext4Point, loop)
+  makeExt4Image(image)
+  attachExt4(image, ext4Point)
   return ext4Point
-}
-
-const detachBlockDevice = (ext4Point: string, loop: string): void => {
-  // Lazily when busy (a killed daemon's files may still be closing): the device goes once free.
-  if (spawnSync("umount", [ext4Point]).status !== 0) spawnSync("umount", ["-l", ext4Point])
-  spawnSync("losetup", ["-d", loop])
 }
 
 // /proc/self/mounts escapes spaces and the like as octal (\040).

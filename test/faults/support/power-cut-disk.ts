@@ -1,7 +1,5 @@
-import { spawnSync } from "node:child_process"
-import { closeSync, fsyncSync, mkdirSync, openSync } from "node:fs"
 import { join } from "node:path"
-import { type FsyncRecord, mountSlowDisk } from "../../support/slow-disk.ts"
+import { attachExt4, detachExt4, type FsyncRecord, makeExt4Image, mountSlowDisk, run } from "../../support/slow-disk.ts"
 
 /**
  * A slow card that can lose power: ext4 on a loop device whose image lives on the lazy slow FUSE
@@ -34,52 +32,16 @@ const python = "/usr/bin/python3"
 // _IOR('X', 125, __u32); EXT4_GOING_FLAGS_NOLOGFLUSH = 2.
 const shutdownScript = "import fcntl, os, struct, sys\nfd = os.open(sys.argv[1], os.O_RDONLY)\nfcntl.ioctl(fd, 0x8004587D, struct.pack('I', 2))"
 
-const run = (command: string, args: ReadonlyArray<string>): string => {
-  const result = spawnSync(command, args, { encoding: "utf8" })
-  if (result.status !== 0) throw new Error(`${command} ${args.join(" ")}: ${(result.stderr || result.error?.message || "").trim()}`)
-  return result.stdout.trim()
-}
-
-// Torn down when the process exits however the tests end: a loop device left attached keeps the
-// FUSE mount busy.
-const attached = new Map<string, string>()
-process.once("exit", () => {
-  for (const [mountPoint, loop] of attached) detach(mountPoint, loop)
-})
-
-const detach = (mountPoint: string, loop: string): void => {
-  if (spawnSync("umount", [mountPoint]).status !== 0) spawnSync("umount", ["-l", mountPoint])
-  spawnSync("losetup", ["-d", loop])
-}
-
 export const mountPowerCutDisk = async (options: { readonly directory: string; readonly fsyncDelayMs?: number }): Promise<PowerCutDisk> => {
   const fuse = await mountSlowDisk({ directory: options.directory, lazy: true, device: "fuse", fsyncDelayMs: 0 })
   const image = join(fuse.path, "disk.img")
   const mountPoint = join(options.directory, "ext4")
   let loop: string | undefined
   const attach = () => {
-    loop = run("losetup", ["--find", "--show", image])
-    try {
-      run("mount", ["-t", "ext4", loop, mountPoint])
-    } catch (error) {
-      spawnSync("losetup", ["-d", loop])
-      loop = undefined
-      throw error
-    }
-    attached.set(mountPoint, loop)
+    loop = attachExt4(image, mountPoint)
   }
   try {
-    mkdirSync(mountPoint, { recursive: true })
-    // Sparse: only what ext4 writes takes room underneath.
-    run("truncate", ["-s", "512M", image])
-    run("mkfs.ext4", ["-q", "-F", "-E", "nodiscard,lazy_itable_init=1,lazy_journal_init=1", image])
-    // The new file system itself must survive the first cut.
-    const fd = openSync(image, "r+")
-    try {
-      fsyncSync(fd)
-    } finally {
-      closeSync(fd)
-    }
+    makeExt4Image(image)
     attach()
   } catch (error) {
     await fuse.unmount()
@@ -95,9 +57,7 @@ export const mountPowerCutDisk = async (options: { readonly directory: string; r
     powerCut: async () => {
       if (loop === undefined) throw new Error("the power-cut disk is not attached")
       run(python, ["-c", shutdownScript, mountPoint])
-      run("umount", [mountPoint])
-      run("losetup", ["-d", loop])
-      attached.delete(mountPoint)
+      detachExt4(mountPoint, loop)
       loop = undefined
       await fuse.powerCut()
       attach()
@@ -105,8 +65,7 @@ export const mountPowerCutDisk = async (options: { readonly directory: string; r
     flushes: () => fuse.fsyncs().filter((f) => f.path === "/disk.img"),
     unmount: () => {
       unmounting ??= (async () => {
-        if (loop !== undefined) detach(mountPoint, loop)
-        attached.delete(mountPoint)
+        if (loop !== undefined) detachExt4(mountPoint, loop)
         loop = undefined
         await fuse.unmount()
       })()
