@@ -13,6 +13,8 @@ import type { World } from "./world.ts"
  * - a change all of whose frames were written less than `chanceMs` before a kill may be
  *   missing (the bytes died in the killed process before they could be stored; the console will
  *   not send them again) — but if present, it too is there exactly once.
+ * - a change that shows the board the last stored entry showed, all changes since it having been
+ *   lost that way, may be missing too: to the daemon the board has not changed.
  * - nothing else is there: no entry that no frame showed, no duplicate, none in another event.
  * - entries are in the match's order by timestamp, and each is stamped at most `stampLimitMs`
  *   after the write of a frame showing it (late only by the pty and scheduling lag on a loaded
@@ -78,9 +80,12 @@ export const checkEntries = async (
   let mayBeMissing = 0
   let duplicates = 0
   let lastMatched = -1
+  // A board back at the last stored entry after the changes between were lost (3-3, 4-3 lost
+  // in a kill, 3-3 again) is no change to the daemon: storing it again would be a duplicate.
+  const backToLastStored = (i: number) => lastMatched >= 0 && comparable(received[i]!.entry) === comparable(received[lastMatched]!.entry)
   const skip = (from: number, to: number, where: string) => {
     for (let skipped = from; skipped < to; skipped++) {
-      if (mayMiss(skipped)) mayBeMissing++
+      if (mayMiss(skipped) || backToLastStored(skipped)) mayBeMissing++
       else {
         missing++
         problems.push(`change #${skipped} (frames written at ${received[skipped]!.frames.join(",")}) missing${where}: ${comparable(received[skipped]!.entry)}`)
