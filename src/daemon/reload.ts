@@ -1,4 +1,4 @@
-import { Context, Effect, Exit, Layer, Queue, type Redacted, Scope } from "effect"
+import { Context, Deferred, Effect, Exit, Layer, Queue, type Redacted, Scope } from "effect"
 import { ConfigError, loadConfig } from "../config/load.ts"
 import type { Config } from "../config/schema.ts"
 import type { SecretRef } from "../config/secret-ref.ts"
@@ -6,6 +6,8 @@ import { resolveSecret } from "../config/secrets.ts"
 import { pinoLoggerLayer } from "../observability/logger.ts"
 import { daemonLayer } from "./daemon-layer.ts"
 import { Outbox } from "../delivery/outbox.ts"
+import type { OutboxWriteError } from "../delivery/outbox-errors.ts"
+import { endOnDiskFailure } from "./disk-failure.ts"
 import { RateBudget } from "../delivery/rate-budget.ts"
 import { Scheduler } from "../delivery/scheduler.ts"
 import { runWatchdog, SystemdNotify, type WatchedDaemon } from "./systemd-notify.ts"
@@ -70,6 +72,7 @@ export const serveWithReload = Effect.fn("serveWithReload")(function*(
   // Whatever generation runs when this ends (SIGTERM) is released before the process exits.
   yield* Effect.addFinalizer((exit) => Scope.close(scope, exit))
   yield* Effect.forkScoped(runWatchdog(() => watched))
+  const diskFailed = yield* Deferred.make<OutboxWriteError>()
 
   const start = (prepared: Prepared) =>
     Effect.gen(function*() {
@@ -77,13 +80,15 @@ export const serveWithReload = Effect.fn("serveWithReload")(function*(
       scope = yield* Scope.make()
       const context = yield* Layer.buildWithScope(generation(prepared), scope)
       watched = { places: prepared.config.places.length, context: Context.pick(Scheduler, Outbox, RateBudget)(context) }
+      yield* Effect.forkIn(Effect.flatMap(Context.get(context, Outbox).diskFailure, (e) => Deferred.succeed(diskFailed, e)), scope)
     })
 
   yield* start(current)
   yield* notify.send({ READY: "1", STATUS: placesLine(current.config) })
 
   while (true) {
-    yield* Queue.take(signals)
+    const failed = yield* Effect.raceFirst(Effect.as(Queue.take(signals), undefined), Deferred.await(diskFailed))
+    if (failed !== undefined) return yield* endOnDiskFailure(failed)
     yield* notify.send({ RELOADING: "1", STATUS: `reloading ${path}` })
     yield* Effect.logInfo(`SIGHUP: reloading ${path}`)
     const next = yield* prepare(path).pipe(Effect.result)

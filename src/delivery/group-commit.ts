@@ -19,6 +19,8 @@ export interface GroupCommitOptions {
   readonly onSynced?: (tookMs: number) => void
   /** After each fsync that succeeded, with the newest commit now on disk. */
   readonly onDurable?: (durableSeq: number) => void
+  /** Once, when the disk first fails (see `failed`). */
+  readonly onFailed?: (error: Error) => void
   readonly now?: () => number
   /** When to look for commits to sync: at the end of this turn of the event loop (setImmediate). */
   readonly defer?: (run: () => void) => void
@@ -127,7 +129,10 @@ export class GroupCommit {
 
   /** The disk failed (the log's fsync, or the database file's after a checkpoint): see `failed`. */
   fail(error: Error): void {
-    this.failure ??= error
+    if (this.failure === undefined) {
+      this.failure = error
+      this.options.onFailed?.(error)
+    }
     for (const waiter of this.waiters.splice(0)) waiter.done(this.failure)
   }
 }

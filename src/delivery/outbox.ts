@@ -1,6 +1,6 @@
 import * as path from "node:path"
 import type { DatabaseSync } from "node:sqlite"
-import { Clock, Context, Effect, Layer, Option } from "effect"
+import { Clock, Context, Deferred, Effect, Layer, Option } from "effect"
 import { Checkpointer } from "./checkpointer.ts"
 import { GroupCommit } from "./group-commit.ts"
 import { describeFailure, OutboxOpenError, OutboxReadError, OutboxWriteError } from "./outbox-errors.ts"
@@ -131,6 +131,11 @@ export class Outbox extends Context.Service<Outbox, {
   onDisk(id: number): Effect.Effect<void, OutboxWriteError>
   /** Runs `effect` after each append, as soon as the item is in the outbox (before it is on disk). */
   whenAppended(effect: Effect.Effect<void>): Effect.Effect<void>
+  /**
+   * Completes if the disk fails to store the outbox's writes. Every write fails from then on, and
+   * only a new process can trust the file again (see GroupCommit.failed): the daemon exits.
+   */
+  readonly diskFailure: Effect.Effect<OutboxWriteError>
   readonly counts: Effect.Effect<ReadonlyArray<LaneCount>, OutboxReadError>
   /** Newest first. */
   recent(place: string, limit: number): Effect.Effect<ReadonlyArray<OutboxItem>, OutboxReadError>
@@ -205,6 +210,7 @@ const makeOutbox = Effect.fnUntraced(function*(
 
   /** Items whose latest write may not be on disk yet, with that write's sequence number. */
   const unsynced = new Map<number, number>()
+  const failedDisk = Deferred.makeUnsafe<Error>()
 
   const open = (): Disk => {
     const db = openOutboxDatabase(stateDirectory)
@@ -217,7 +223,8 @@ const makeOutbox = Effect.fnUntraced(function*(
         onDurable: (durableSeq) => {
           for (const [id, seq] of unsynced) if (seq <= durableSeq) unsynced.delete(id)
           checkpointer.runIfDue()
-        }
+        },
+        onFailed: (error) => Deferred.doneUnsafe(failedDisk, Effect.succeed(error))
       })
       const checkpointer: Checkpointer = new Checkpointer({
         group,
@@ -257,7 +264,7 @@ const makeOutbox = Effect.fnUntraced(function*(
 
   const writeError = (reason: string) => new OutboxWriteError({ path: file, reason })
   const diskFailed = (error: Error) =>
-    writeError(`the disk failed to store outbox writes (${describeFailure(error)}); restart scorebridge: what was acknowledged is on disk, the rest is asked for again`)
+    writeError(`the disk failed to store outbox writes (${describeFailure(error)}); scorebridge ends (exit status 74) for systemd to start it again: what was acknowledged or sent is on disk, the rest is asked for again`)
 
   /** Commits on the event loop, once no checkpoint holds the gate; the result and its sequence number. */
   const commit = <A>(run: () => A): Effect.Effect<{ readonly value: A; readonly seq: number }, OutboxWriteError> =>
@@ -433,6 +440,7 @@ const makeOutbox = Effect.fnUntraced(function*(
       return seq === undefined ? Effect.void : durable(seq)
     }),
     whenAppended: (effect: Effect.Effect<void>) => Effect.sync(() => { appendListeners.push(effect) }),
+    diskFailure: Effect.map(Deferred.await(failedDisk), diskFailed),
     lastOf: Effect.fn("Outbox.lastOf")((place: string, kind: ItemKind) =>
       read(() => maybe(sql.lastOf.get({ place, kind })))
     ),

@@ -142,9 +142,15 @@ export class Scheduler extends Context.Service<Scheduler, {
         }
       }).pipe(
         // The item stays pending; wait before releasing its lane so a broken
-        // state directory does not turn into a tight resend loop.
+        // state directory does not turn into a tight resend loop. A write that dies (the in-doubt
+        // mark, after the disk failed) waits too: the daemon is about to end.
         Effect.catch((e) =>
           Effect.logError(`could not record the delivery of ${item.kind} #${item.id}: ${String(e)}`).pipe(
+            Effect.andThen(Effect.sleep("5 seconds"))
+          )
+        ),
+        Effect.catchDefect((defect) =>
+          Effect.logError(`could not deliver ${item.kind} #${item.id}: ${defect instanceof Error ? defect.message : String(defect)}`).pipe(
             Effect.andThen(Effect.sleep("5 seconds"))
           )
         ),

@@ -108,13 +108,16 @@ describe("group commit of the outbox's log", () => {
     expect(done).toEqual(["1"])
   })
 
-  it("after a failed fsync, fails every waiter and every later wait, and starts no more fsyncs", () => {
+  it("after a failed fsync, fails every waiter and every later wait, starts no more fsyncs, and says so once", () => {
     const disk = manualDisk()
-    const group = new GroupCommit({ defer: atOnce, sync: disk.sync, maxInFlight: 1 })
+    const failures: Array<string> = []
+    const group = new GroupCommit({ defer: atOnce, sync: disk.sync, maxInFlight: 1, onFailed: (e) => failures.push(e.message) })
     const { done, wait } = durableLog(group)
     wait(group.committed())
     wait(group.committed())
     disk.finish(0, new Error("EIO: i/o error, fdatasync"))
+    group.fail(new Error("EIO"))
+    expect(failures).toEqual(["EIO: i/o error, fdatasync"])
     expect(done).toEqual(["1: EIO: i/o error, fdatasync", "2: EIO: i/o error, fdatasync"])
     wait(group.committed())
     expect(done.at(-1)).toBe("3: EIO: i/o error, fdatasync")
