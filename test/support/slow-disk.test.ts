@@ -40,6 +40,8 @@ const timed = async (work: () => unknown): Promise<number> => {
 
 const fsyncAsync = (fd: number): Promise<void> =>
   new Promise((resolve, reject) => fsync(fd, (error) => (error === null ? resolve() : reject(error))))
+const fdatasyncAsync = (fd: number): Promise<void> =>
+  new Promise((resolve, reject) => fdatasync(fd, (error) => (error === null ? resolve() : reject(error))))
 
 /**
  * The file through a fresh descriptor (a handle opened before a power cut may still show page-cache
@@ -99,6 +101,24 @@ describe.skipIf(unavailable !== undefined && process.env["CI"] === undefined)("t
     }
     const slow = disk.fsyncs().filter((f) => f.endedAt - f.startedAt >= delayMs)
     expect(slow.map((f) => f.path)).toContain("/test.sqlite-wal")
+  })
+
+  it("fails every fsync with EIO while failing is on, and syncs again once it is off", async () => {
+    const disk = await mount()
+    const fd = openSync(join(disk.path, "file"), "w")
+    try {
+      writeSync(fd, "kept?")
+      disk.setFsyncFailing(true)
+      // Async, as the daemon's outbox calls it: the error must come through libuv's thread pool too.
+      await expect(fdatasyncAsync(fd)).rejects.toMatchObject({ code: "EIO" })
+      expect(() => fsyncSync(fd)).toThrow(expect.objectContaining({ code: "EIO" }))
+      disk.setFsyncFailing(false)
+      writeSync(fd, " yes")
+      await fdatasyncAsync(fd)
+    } finally {
+      closeSync(fd)
+    }
+    expect(disk.fsyncs().map((f) => [f.path, f.failed ?? false])).toEqual([["/file", true], ["/file", true], ["/file", false]])
   })
 
   it("block mode: ext4 over a slow loop device, where an fdatasync takes the delay and a write beside it does not wait", async () => {

@@ -39,6 +39,13 @@ export interface SlowDisk {
   readonly path: string
   /** From now on every fsync sleeps this long before the real one (0 = a healthy disk). */
   readonly setFsyncDelay: (ms: number) => void
+  /**
+   * From now on every fsync fails with EIO (after the delay) and syncs nothing, until turned off:
+   * a card that fails. On the FUSE mount the caller's fsync/fdatasync gets the EIO; in block mode
+   * the loop device's flushes fail, ext4 aborts its journal (the first fdatasync gets EIO) and
+   * turns read-only, so every write after that fails with EROFS: a different fault.
+   */
+  readonly setFsyncFailing: (on: boolean) => void
   /** Lazy mode only: throws away every write not yet fsynced, as a power cut would. Call once the writers are dead. */
   readonly powerCut: () => Promise<void>
   /**
@@ -56,6 +63,8 @@ export interface FsyncRecord {
   readonly endedAt: number
   readonly datasync: boolean
   readonly directory: boolean
+  /** Failed with EIO (see setFsyncFailing). */
+  readonly failed?: boolean
 }
 
 const python = "/usr/bin/python3"
@@ -109,12 +118,22 @@ export const mountSlowDisk = async (options: {
   mkdirSync(mountPoint, { recursive: true })
   const realMountPoint = realpathSync(mountPoint)
 
+  let flushDelayMs = 0
+  let failFsyncs = false
   // Written whole then renamed: python re-reads it at every fsync and must never see half of it.
-  const setFlushDelay = (ms: number): void => {
-    writeFileSync(`${control}.tmp`, JSON.stringify({ fsyncDelayMs: ms, lazy }))
+  const writeControl = (): void => {
+    writeFileSync(`${control}.tmp`, JSON.stringify({ fsyncDelayMs: flushDelayMs, failFsyncs, lazy }))
     renameSync(`${control}.tmp`, control)
   }
+  const setFlushDelay = (ms: number): void => {
+    flushDelayMs = ms
+    writeControl()
+  }
   const setFsyncDelay = (ms: number): void => setFlushDelay(device === "block" ? ms / 2 : ms)
+  const setFsyncFailing = (on: boolean): void => {
+    failFsyncs = on
+    writeControl()
+  }
   // mkfs and mount sync too: the delay applies once the disk is ready.
   setFlushDelay(0)
   writeFileSync(`${control}.log`, "")
@@ -210,7 +229,7 @@ export const mountSlowDisk = async (options: {
     return unmounting
   }
 
-  return { path, setFsyncDelay, powerCut, fsyncs, unmount }
+  return { path, setFsyncDelay, setFsyncFailing, powerCut, fsyncs, unmount }
 }
 
 export const run = (command: string, args: ReadonlyArray<string>): string => {

@@ -3,10 +3,12 @@ unsynced writes). Used through test/support/slow-disk.ts; see there for the mode
 
     /usr/bin/python3 slowfs.py BACKING_DIR MOUNT_DIR CONTROL_FILE
 
-CONTROL_FILE (JSON, written by the caller): {"fsyncDelayMs": N, "lazy": bool}. fsyncDelayMs is
-re-read at every fsync (missing file = 0); lazy is read once at mount time.
+CONTROL_FILE (JSON, written by the caller): {"fsyncDelayMs": N, "failFsyncs": bool, "lazy": bool}.
+fsyncDelayMs and failFsyncs are re-read at every fsync (missing file = 0, false); lazy is read once
+at mount time. While failFsyncs is on, every fsync (after the delay) fails with EIO and syncs
+nothing, as a dying card does; in lazy mode its pending writes stay pending.
 <CONTROL_FILE>.log gets one JSON line per fsync: {"path", "startedAt", "endedAt" (ms epoch),
-"datasync", "directory"}.
+"datasync", "directory"}, and "failed": true on one that failed.
 
 stdin is the control channel: the line "powercut" drops every pending write (lazy mode) and is
 answered "ok powercut" on stdout once done, so the caller knows the cut has happened. End of stdin
@@ -69,19 +71,24 @@ class SlowFs(Operations):
 
     # --- control -------------------------------------------------------------------------
 
-    def _delay(self):
+    def _settings(self):
+        """(delay in seconds, whether fsyncs fail), as the control file says now."""
         try:
             with open(self.control) as f:
-                return float(json.load(f).get('fsyncDelayMs', 0)) / 1000
+                settings = json.load(f)
+            return float(settings.get('fsyncDelayMs', 0)) / 1000, bool(settings.get('failFsyncs', False))
         except FileNotFoundError:
-            return 0
+            return 0, False
         except (ValueError, AttributeError) as e:
-            print(f'slowfs: unreadable control file, no delay: {e}', file=sys.stderr, flush=True)
-            return 0
+            print(f'slowfs: unreadable control file, no delay, no failures: {e}', file=sys.stderr, flush=True)
+            return 0, False
 
-    def _log(self, path, started, ended, datasync, directory):
-        line = json.dumps({'path': path, 'startedAt': started, 'endedAt': ended,
-                           'datasync': bool(datasync), 'directory': directory})
+    def _log(self, path, started, ended, datasync, directory, failed=False):
+        record = {'path': path, 'startedAt': started, 'endedAt': ended,
+                  'datasync': bool(datasync), 'directory': directory}
+        if failed:
+            record['failed'] = True
+        line = json.dumps(record)
         with self.log_lock, open(self.log, 'a') as f:
             f.write(line + '\n')
 
@@ -334,9 +341,12 @@ class SlowFs(Operations):
         # Each request sleeps on its own worker thread: concurrent fsyncs overlap, like storage
         # with high latency per request (the kernel itself serializes fsyncs of one file).
         started = time.time() * 1000
-        delay = self._delay()
+        delay, failing = self._settings()
         if delay > 0:
             time.sleep(delay)
+        if failing:
+            self._log(path, started, time.time() * 1000, datasync, False, failed=True)
+            raise FuseOSError(errno.EIO)
         if self.lazy:
             self._apply(fh)
         if datasync:
@@ -348,9 +358,12 @@ class SlowFs(Operations):
 
     def fsyncdir(self, path, datasync, fh):
         started = time.time() * 1000
-        delay = self._delay()
+        delay, failing = self._settings()
         if delay > 0:
             time.sleep(delay)
+        if failing:
+            self._log(path, started, time.time() * 1000, datasync, True, failed=True)
+            raise FuseOSError(errno.EIO)
         fd = os.open(self._p(path), os.O_RDONLY | os.O_DIRECTORY)
         try:
             os.fsync(fd)

@@ -36,10 +36,20 @@ export interface FaultDaemon {
   readonly stop: () => Promise<void>
   /** How many runs ended without being asked to (neither kill9 nor stop): crashes. */
   readonly crashes: () => number
+  /** How each past run ended, oldest first; `asked` when kill9 or stop ended it. */
+  readonly exits: () => ReadonlyArray<DaemonExit>
   readonly waitForLog: (pattern: RegExp, options?: { readonly from?: number; readonly timeoutMs?: number }) => Promise<LogLine>
   /** VmRSS from /proc/<pid>/status, in kB. */
   readonly rssKb: () => number
   readonly tail: (lines?: number) => string
+}
+
+export interface DaemonExit {
+  readonly code: number | null
+  readonly signal: NodeJS.Signals | null
+  readonly asked: boolean
+  /** Date.now() in the test when the process had exited. */
+  readonly at: number
 }
 
 /** Runs the daemon through another command, e.g. `unshare -m sh -c "mount …; exec \"$@\""`. */
@@ -55,6 +65,7 @@ export const faultDaemon = (
   let child: ChildProcess | undefined
   let exited: Promise<void> = Promise.resolve()
   let crashes = 0
+  const exits: Array<DaemonExit> = []
   // Set by kill9/stop: an exit that was asked for is not a crash.
   let endAsked = false
 
@@ -93,6 +104,7 @@ export const faultDaemon = (
         running.delete(started)
         appendFileSync(logFile, `--- exit code=${code} signal=${signal}\n`)
         if (!endAsked) crashes++
+        exits.push({ code, signal, asked: endAsked, at: Date.now() })
         if (child === started) child = undefined
         resolve()
       })
@@ -120,6 +132,7 @@ export const faultDaemon = (
     kill9: () => end("SIGKILL"),
     stop: () => end("SIGTERM"),
     crashes: () => crashes,
+    exits: () => exits,
     waitForLog: (pattern, { from = 0, timeoutMs = 15_000 } = {}) =>
       eventually(`a daemon log matching ${pattern}`, () => logs.slice(from).find((l) => pattern.test(l.msg)), {
         timeoutMs,
