@@ -1,9 +1,14 @@
 import { Effect, Runtime, Schema } from "effect"
 import type { OutboxWriteError } from "../delivery/outbox-errors.ts"
-import { stopDeadlineMs } from "./stop-on-sigterm.ts"
 
 /** EX_IOERR: not 78, so systemd's Restart=on-failure starts the daemon again. */
 export const exitDiskFailed = 74
+
+/**
+ * The release normally takes about 4 s (the broker connection's goodbye waits 2 s for the press
+ * that was never acknowledged); past this, the process kills itself.
+ */
+const releaseDeadlineMs = 10_000
 
 /**
  * The disk failed to store the outbox's writes. After a failed fsync Linux may have dropped the
@@ -22,17 +27,17 @@ export class OutboxDiskFailed extends Schema.TaggedError<OutboxDiskFailed>()("Ou
 /**
  * Says why at fatal level and fails with the exit status. A release stuck behind the failing disk
  * (an fsync that never returns holds process.exit, which joins libuv's threadpool) must not keep
- * a broken daemon running: past the stop deadline the process kills itself, which systemd also
- * counts as a failure to restart.
+ * a broken daemon running: past the deadline the process kills itself, which systemd also counts
+ * as a failure to restart.
  */
 export const endOnDiskFailure = (error: OutboxWriteError) =>
   Effect.gen(function*() {
     yield* Effect.logFatal(error.message)
     yield* Effect.sync(() =>
       setTimeout(() => {
-        process.stderr.write(`scorebridge: release after the disk failure did not finish within ${stopDeadlineMs} ms; ending now\n`)
+        process.stderr.write(`scorebridge: release after the disk failure did not finish within ${releaseDeadlineMs} ms; ending now\n`)
         process.kill(process.pid, "SIGKILL")
-      }, stopDeadlineMs).unref()
+      }, releaseDeadlineMs).unref()
     )
     return yield* new OutboxDiskFailed({ message: error.message })
   })
