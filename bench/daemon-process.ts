@@ -23,6 +23,8 @@ export interface HeapSample {
   readonly rss: number
   /** The daemon's event-loop stalls since the previous sample. */
   readonly stalls: ReadonlyArray<Stall>
+  /** The daemon's GC pauses over 2 ms since the previous sample (start, duration). */
+  readonly gcPauses: ReadonlyArray<{ readonly at: number; readonly ms: number }>
 }
 
 export interface Daemon {

@@ -11,10 +11,12 @@
  * $SCOREBRIDGE_BENCH_HEAP_SNAPSHOTS set to a directory it also writes a heap snapshot there,
  * for `bench/heap-diff.ts` to say what grew (it blocks the daemon for a second or two: for
  * hunting a leak, not for latency figures). Each line also carries the daemon's event-loop
- * stalls over 20 ms since the previous line (`stalls.mjs`), to lay against slow latency samples.
+ * stalls over 20 ms since the previous line (`stalls.mjs`) and, with SCOREBRIDGE_BENCH_GC_PAUSES=1,
+ * its GC pauses over 2 ms (the forced one included), to lay against slow latency samples.
  */
 import { appendFileSync } from "node:fs"
 import { join } from "node:path"
+import { PerformanceObserver } from "node:perf_hooks"
 import { writeHeapSnapshot } from "node:v8"
 import { recordStalls } from "./stalls.mjs"
 
@@ -25,11 +27,20 @@ const collect = /** @type {{ gc?: () => void }} */ (globalThis).gc
 
 if (file !== undefined && file !== "") {
   const stalls = recordStalls(20)
+  // GC pauses over 2 ms, to tell a late stamp held by the collector from one held by other work.
+  /** @type {Array<{ at: number, ms: number }>} */
+  const pauses = []
+  // Opt-in: the observer's entries, one per scavenge, cost the daemon MB of RSS (92 → 98 MB at the slow-disk phase's end).
+  if (process.env["SCOREBRIDGE_BENCH_GC_PAUSES"] === "1") new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      if (entry.duration > 2 && pauses.length < 10_000) pauses.push({ at: Math.round(performance.timeOrigin + entry.startTime), ms: Math.round(entry.duration * 10) / 10 })
+    }
+  }).observe({ entryTypes: ["gc"] })
   process.on("SIGUSR2", () => {
     collect?.()
     const memory = process.memoryUsage()
     const at = Date.now()
-    appendFileSync(file, `${JSON.stringify({ at, gc: collect !== undefined, heapUsed: memory.heapUsed, rss: memory.rss, external: memory.external, stalls: stalls.take() })}\n`)
+    appendFileSync(file, `${JSON.stringify({ at, gc: collect !== undefined, heapUsed: memory.heapUsed, rss: memory.rss, external: memory.external, stalls: stalls.take(), gcPauses: pauses.splice(0) })}\n`)
     if (snapshots !== undefined && snapshots !== "") {
       setImmediate(() => writeHeapSnapshot(join(snapshots, `heap-${at}.heapsnapshot`)))
     }

@@ -330,6 +330,17 @@ const main = async () => {
     const lateP = percentiles(slow.rounds.map((r) => r.pressLateMs))
     say(`  ${slow.rounds.length} rounds in ${Math.round((slow.endedAt - slow.startedAt) / 1000)} s; the bench published the round presses p50 ${lateP.p50} ms, max ${lateP.max} ms later than planned`)
     say(`  stamp error (daemon stamp − write/publish, entries and clicks): p50 ${stampP.p50} ms, p99 ${stampP.p99} ms, max ${stampP.max} ms (n=${stampP.n})`)
+    // GC pauses only when asked for (SCOREBRIDGE_BENCH_GC_PAUSES=1): observing them costs the daemon memory.
+    const gcObserved = process.env["SCOREBRIDGE_BENCH_GC_PAUSES"] === "1"
+    for (const late of slow.lateStamps) {
+      const pauses = slow.gcPauses.filter((p) => p.at + p.ms >= late.at && p.at <= late.at + late.ms)
+      const gc = gcObserved ? `; daemon GC pauses meanwhile: ${pauses.map((p) => `${p.ms} ms`).join(", ") || "none"}` : ""
+      say(`    ${late.ms} ms: ${late.what}, +${((late.at - slow.startedAt) / 1000).toFixed(1)} s${gc}`)
+    }
+    if (gcObserved) {
+      const pausesP = percentiles(slow.gcPauses.map((p) => p.ms))
+      say(`  daemon GC pauses over 2 ms in the rounds: ${pausesP.n}${pausesP.n === 0 ? "" : `, p50 ${pausesP.p50} ms, max ${pausesP.max} ms`}`)
+    }
     say(`  click latency, idle presses: p50 ${clickSlowP.p50} ms, p99 ${clickSlowP.p99} ms, max ${clickSlowP.max} ms (n=${clickSlowP.n}, lost ${slow.idle.lost})${worst(slow.idle)}`)
     say(`  other-place delay (courts 2–8 entries after their round's first, beyond the rate limit): p50 ${otherP.p50} ms, p99 ${otherP.p99} ms, max ${otherP.max} ms (n=${otherP.n}; entries lost ${slow.entries.lost})`)
     const worstDelays = [...slow.otherPlaceDelays].sort((a, b) => b.delayMs - a.delayMs).slice(0, 3).filter((d) => d.delayMs > 50)

@@ -58,6 +58,8 @@ export interface SlowDiskResult {
   readonly entries: Matched
   /** Daemon stamp − bench write or publish time, every entry and click of the rounds. */
   readonly stampErrors: ReadonlyArray<number>
+  /** The same, over 5 ms, each with what it was: to tell a late read of one court from queueing behind the others. */
+  readonly lateStamps: ReadonlyArray<{ readonly ms: number; readonly what: string; readonly at: number }>
   readonly otherPlaceDelays: ReadonlyArray<OtherPlaceDelay>
   /**
    * What the disk saw while the delay was set: in block mode the loop device's flushes, each
@@ -65,6 +67,8 @@ export interface SlowDiskResult {
    */
   readonly fsyncs: ReadonlyArray<FsyncRecord>
   readonly stalls: ReadonlyArray<Stall>
+  /** The daemon's GC pauses over 2 ms during the rounds. */
+  readonly gcPauses: ReadonlyArray<{ readonly at: number; readonly ms: number }>
   /** What the daemon logged at warning level or above during the rounds. */
   readonly warnings: ReadonlyArray<LogLine>
   readonly rssMb: number
@@ -218,7 +222,9 @@ export const runSlowDisk = async (
   const endedAt = Date.now()
 
   const requests = await allRequests(venue)
-  const stalls = (await daemon.heapSample()).stalls.filter((stall) => stall.at >= startedAt && stall.at < endedAt)
+  const sample = await daemon.heapSample()
+  const stalls = sample.stalls.filter((stall) => stall.at >= startedAt && stall.at < endedAt)
+  const gcPauses = sample.gcPauses.filter((pause) => pause.at >= startedAt && pause.at < endedAt)
   const fsyncs = disk.fsyncs().filter((f) => f.startedAt >= startedAt && f.startedAt < endedAt)
   const rssMb = daemon.rssMb().rss
   const warnings = daemon.logs().filter((line) => line.level >= 40 && line.time >= startedAt)
@@ -241,9 +247,15 @@ export const runSlowDisk = async (
     behind,
     entries,
     stampErrors: [...idle.beforeStamp, ...behind.beforeStamp, ...entries.beforeStamp],
+    lateStamps: rounds.flatMap((round, r) => [
+      ...round.idle.map((press, k) => ({ ms: matchClicks(requests, [press], clickWindowMs).beforeStamp[0], what: `round ${r + 1} idle press ${k + 1}`, at: press.publishedAt })),
+      ...(round.behind === undefined ? [] : [{ ms: matchClicks(requests, [round.behind], clickWindowMs).beforeStamp[0], what: `round ${r + 1} press behind the others`, at: round.behind.publishedAt }]),
+      ...round.writes.map((write, i) => ({ ms: matchScores(requests, [write]).beforeStamp[0], what: `round ${r + 1} ${write.place.key} (change ${i + 1} of ${round.writes.length}, ${write.place.console.protocol})`, at: write.writtenAt }))
+    ]).flatMap((s) => (s.ms !== undefined && s.ms > 5 ? [{ ms: s.ms, what: s.what, at: s.at }] : [])),
     otherPlaceDelays: rounds.flatMap((round) => otherPlaceDelays(requests, round.writes)),
     fsyncs,
     stalls,
+    gcPauses,
     warnings,
     rssMb
   }
