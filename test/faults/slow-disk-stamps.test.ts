@@ -27,8 +27,11 @@ import { mqttPlace, remoteTopic, scoreboardPlace, startWorld, type World } from 
 const fsyncDelayMs = 400
 const changes = 8
 const frameGapMs = 60
-/** Pty or broker hop plus scheduling on two cores; an fsync on the loop costs ~10× that. */
-const stampLimitMs = 30
+/**
+ * Pty or broker hop plus scheduling on two cores while the rest of the suite runs beside it (24 ms
+ * seen); an fsync on the loop makes a stamp at least 300 ms late, three times this.
+ */
+const stampLimitMs = 100
 
 const unavailable = slowDiskUnavailable()
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))

@@ -99,15 +99,18 @@ export const checkEntries = async (
       problems.push(`duplicate of change #${lastMatched} at ${stored.timeStamp}`)
       continue
     }
-    const found = received.findIndex((e, i) => i >= cursor && comparable(e.entry) === text)
+    // The same board can come back (deuce, 3-4, deuce): the entry is the change that showed it
+    // when it was stamped, the first such one if none did (that one is then reported as late).
+    const shownAt = (i: number) => received[i]!.frames.some((at) => stored.timeStamp >= at && stored.timeStamp - at <= stampLimitMs)
+    const candidates = received.flatMap((e, i) => (i >= cursor && comparable(e.entry) === text ? [i] : []))
+    const found = candidates.find(shownAt) ?? candidates[0] ?? -1
     if (found === -1) {
       problems.push(`entry no received frame showed, or out of order: ${text} at ${stored.timeStamp}`)
       continue
     }
     skip(cursor, found, "")
     const frames = received[found]!.frames
-    const onTime = frames.some((at) => stored.timeStamp >= at && stored.timeStamp - at <= stampLimitMs)
-    if (!onTime) problems.push(`change #${found} stamped ${stored.timeStamp}, not within ${stampLimitMs} ms after a frame showing it (${frames.join(",")}; kills ${cutoffs.join(",")})`)
+    if (!shownAt(found)) problems.push(`change #${found} stamped ${stored.timeStamp}, not within ${stampLimitMs} ms after a frame showing it (${frames.join(",")}; kills ${cutoffs.join(",")})`)
     cursor = found + 1
     lastMatched = found
   }
