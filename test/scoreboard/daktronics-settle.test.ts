@@ -24,6 +24,9 @@ import { startPtyBridge } from "./pty-match.ts"
  * order, stamped within 50 ms of the first frame of the change; the states the
  * board passes through while the frames of one change arrive must not.
  */
+/** The daemon's default settle window for daktronics-rtd. */
+const settleWindowMs = 80
+
 describe("daktronics-rtd: one entry per real change when a change spans several frames", () => {
   const res = resources()
   afterEach(() => res.release())
@@ -38,14 +41,25 @@ describe("daktronics-rtd: one entry per real change when a change spans several 
     changeGapMs?: number
   ) => async () => {
     const expected = expectedEntries(steps, entryOf)
-    const console = rtdFieldConsole(render, order)
-    const { bridge, writer } = await startPtyBridge(res, sport, console as never)
-    const written: WriteTimes = []
-    const played = await playFields(steps, console, writer.write, written, { delivery, seed: steps.length, ...(changeGapMs === undefined ? {} : { changeGapMs }) })
-    // The scene really is what it claims: some change spans several frames, and split deliveries were split.
-    expect(played.multiFrameSteps, "steps sent as several frames").toBeGreaterThan(0)
-    if (delivery === "split-reads") expect(played.splitSteps, "steps split across writes").toBeGreaterThan(0)
-    await expectDelivered(bridge, expected, written, 10_000)
+    for (let attempt = 1; ; attempt++) {
+      // Fresh each time: the console sends only the fields that changed since its last frame.
+      const console = rtdFieldConsole(render, order)
+      const { bridge, writer } = await startPtyBridge(res, sport, console as never)
+      const written: WriteTimes = []
+      const played = await playFields(steps, console, writer.write, written, { delivery, seed: steps.length, ...(changeGapMs === undefined ? {} : { changeGapMs }) })
+      // The scene really is what it claims: some change spans several frames, and split deliveries were split.
+      expect(played.multiFrameSteps, "steps sent as several frames").toBeGreaterThan(0)
+      if (delivery === "split-reads") expect(played.splitSteps, "steps split across writes").toBeGreaterThan(0)
+      // A change whose pieces this process wrote further apart than the window is two changes to any
+      // daemon: the scene did not happen (a machine busy with the rest of the suite). Played again, at most twice.
+      if (played.longestPauseMs >= settleWindowMs - 10 && attempt < 3) {
+        process.stderr.write(`daktronics-settle: ${sport}: ${played.longestPauseMs} ms between two writes of one change; playing the scene again\n`)
+        await res.release()
+        continue
+      }
+      expect(played.longestPauseMs, "the longest pause between two writes of one change (the scene needs it within the settle window)").toBeLessThan(settleWindowMs)
+      return await expectDelivered(bridge, expected, written, 10_000)
+    }
   }
 
   const variants: ReadonlyArray<readonly [Delivery, FieldOrder]> = [["one-write", "as-rendered"], ["split-reads", "reversed"]]

@@ -34,10 +34,13 @@ export const playFields = async <B>(
   write: (bytes: Uint8Array) => unknown,
   written: WriteTimes,
   { delivery, seed, changeGapMs = 250, tickGapMs = 40 }: FieldPlay
-): Promise<{ readonly splitSteps: number; readonly multiFrameSteps: number }> => {
+): Promise<{ readonly splitSteps: number; readonly multiFrameSteps: number; readonly longestPauseMs: number }> => {
   const random = seededRandom(seed)
   let splitSteps = 0
   let multiFrameSteps = 0
+  // The longest pause between two writes of one step, as it really went: a loaded machine can hold
+  // a timer past the settle window, and then the daemon rightly sees two changes.
+  let longestPauseMs = 0
   for (const [i, step] of steps.entries()) {
     if (i > 0) await sleep(step.tick ? tickGapMs : changeGapMs)
     const frames = console.frames(step.board)
@@ -50,13 +53,16 @@ export const playFields = async <B>(
       continue
     }
     splitSteps++
+    let lastWriteAt = Date.now()
     const cuts = [...new Set(Array.from({ length: random.int(1, 3) }, () => random.int(1, bytes.length - 1)))].sort((a, b) => a - b)
     let from = 0
     for (const cut of [...cuts, bytes.length]) {
       if (from > 0) await sleep(random.int(2, maxSplitGapMs))
+      longestPauseMs = Math.max(longestPauseMs, Date.now() - lastWriteAt)
+      lastWriteAt = Date.now()
       write(bytes.subarray(from, cut))
       from = cut
     }
   }
-  return { splitSteps, multiFrameSteps }
+  return { splitSteps, multiFrameSteps, longestPauseMs }
 }
