@@ -2,7 +2,7 @@ import { Effect, Runtime, Schema } from "effect"
 import type { OutboxWriteError } from "../delivery/outbox-errors.ts"
 
 /** EX_IOERR: not 78, so systemd's Restart=on-failure starts the daemon again. */
-export const exitDiskFailed = 74
+const exitDiskFailed = 74
 
 /**
  * The release normally takes about 4 s (the broker connection's goodbye waits 2 s for the press

@@ -1,4 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest"
+import { Effect } from "effect"
+import { OutboxWriteError } from "../../src/delivery/outbox-errors.ts"
 import { genericEntry, startDelivery, waitFor } from "./delivery-harness.ts"
 
 type Delivery = Awaited<ReturnType<typeof startDelivery>>
@@ -121,4 +123,28 @@ describe("scheduler under service failures", () => {
     expect(requests.slice(rejected + 1, probe).filter((r) => r.path.endsWith("/score"))).toEqual([])
     expect(requests[probe]!.status).toBe(200)
   }, 30_000)
+})
+
+describe("scheduler when the outbox cannot write", () => {
+  it("an in-doubt mark that dies (the disk failed) holds its item, not a tight resend loop, and nothing is sent", async () => {
+    let marks = 0
+    const d = (delivery = await startDelivery(5, {
+      wrapOutbox: (outbox) => ({
+        ...outbox,
+        markSending: () =>
+          Effect.suspend(() => {
+            marks++
+            return Effect.fail(new OutboxWriteError({ path: "outbox.sqlite", reason: "the disk failed to store outbox writes (EIO)" }))
+          })
+      })
+    }))
+    await d.control.startEvent("court-1")
+    const base = Date.now()
+    await d.append({ place: "court-1", kind: "score", payload: genericEntry(0, base), createdAt: base })
+    await waitFor(async () => marks > 0, 5_000, "the first in-doubt mark")
+    await new Promise((resolve) => setTimeout(resolve, 1_500))
+    // Restarted at once, the delivery tried again thousands of times in 1.5 s.
+    expect(marks).toBe(1)
+    expect(await scorePosts(d)).toEqual([])
+  }, 20_000)
 })
