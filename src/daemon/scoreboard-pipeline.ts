@@ -10,10 +10,19 @@ import { scoreStateOf } from "../highlights/score-state.ts"
 import type { ClickBody } from "../service/schemas.ts"
 import { Scheduler } from "../delivery/scheduler.ts"
 import { ActiveEvents } from "../events/active-events.ts"
-import { ChangeSettler } from "../scoring/change-settler.ts"
+import { ChangeSettler, type LoopWatch } from "../scoring/change-settler.ts"
 import { ScoreChange, scoreFingerprint } from "../scoring/score-change.ts"
 import { scoreEntryFor } from "../scoring/score-entry-for.ts"
 import { BridgeEvents } from "../status/bridge-events.ts"
+
+/** How often a held burst is looked at: a few looks per settle window. */
+const watchMs = 10
+
+/**
+ * A look over 25 ms after the one before means the event loop was held (timer jitter stays under
+ * it); the burst then waits 30 ms more (three looks) for the frames that waited to be read.
+ */
+const loopWatch: LoopWatch = { blindMs: watchMs + 15, graceMs: 3 * watchMs }
 
 /**
  * One place's scoreboard: received bytes → decoder → readings → settled score
@@ -111,19 +120,23 @@ export const runScoreboard = <R>(
           Effect.catch((e) => Effect.logError(`${place}: score change NOT stored, will retry on the next frame: ${String(e)}`))
         ), { discard: true })
 
-  const settleDue = Effect.flatMap(Clock.currentTimeMillis, (now) => storeAll(settler.due(now), false))
+  // A held burst is looked at every `watchMs`; a look that comes over `blindMs` after the one before
+  // means the event loop was held, and unread frames of the change may be waiting (ChangeSettler.watch).
+  const watchAndSettle = (now: number) => {
+    settler.watch(now, loopWatch)
+    return storeAll(settler.due(now), false)
+  }
 
   // Releases a held burst once its frames have stopped coming; only runs while one is held.
   const settleTimer = Effect.gen(function*() {
     while (true) {
-      const deadline = settler.deadline
-      if (deadline === undefined) {
+      if (settler.deadline === undefined) {
         yield* Queue.take(settleBell)
         continue
       }
-      const waitMs = deadline - (yield* Clock.currentTimeMillis)
-      if (waitMs > 0) yield* Effect.sleep(waitMs)
-      else yield* turn.withPermit(settleDue)
+      yield* turn.withPermit(Effect.flatMap(Clock.currentTimeMillis, watchAndSettle))
+      const deadline = settler.deadline
+      if (deadline !== undefined) yield* Effect.sleep(Math.max(1, Math.min(watchMs, deadline - (yield* Clock.currentTimeMillis))))
     }
   })
   if (settleMs > 0) yield* Effect.forkChild(settleTimer)
@@ -134,7 +147,7 @@ export const runScoreboard = <R>(
       yield* reportActivity(chunk.receivedAt)
       const redeliverable = chunk.ack !== undefined
       // A burst that settled before this chunk is stored first: the readings below compare with it.
-      yield* storeAll(settler.due(chunk.receivedAt), false)
+      yield* watchAndSettle(chunk.receivedAt)
       for (const reading of decoder.push(chunk.bytes, chunk.receivedAt)) {
         yield* bus.publish({ _tag: "Reading", place, reading, stats: decoder.stats })
         if (moments !== undefined) yield* clockMoments(reading, redeliverable)

@@ -9,6 +9,14 @@ import { type ScoreChange, scoreFingerprint } from "./score-change.ts"
  */
 const maxHoldFactor = 10
 
+/** How the daemon watches a held burst for holds of its own event loop (see `watch`). */
+export interface LoopWatch {
+  /** A look this much later than the one before means the loop was held. */
+  readonly blindMs: number
+  /** How long a burst is held after such a look, for the bytes that waited to be read. */
+  readonly graceMs: number
+}
+
 /**
  * Turns the candidate entries of a protocol that sends partial updates into
  * entries of states the board really showed.
@@ -35,6 +43,8 @@ export class ChangeSettler {
   private pendingPrint = ""
   private firstAt = 0
   private lastChangeAt = 0
+  private watchedAt = -Infinity
+  private blindUntil = -Infinity
   private readonly change: ScoreChange
   private readonly maxHoldMs: number
   readonly windowMs: number
@@ -72,10 +82,28 @@ export class ChangeSettler {
     return settled
   }
 
+  /**
+   * The daemon looked at its input at `now` (a chunk arrived, or its settle timer ran). A gap
+   * since the last look longer than `blindMs` while a burst is held means its event loop was held
+   * (a busy CPU, a long GC, swapping): frames that reached the serial driver or the socket meanwhile
+   * are read only now, stamped late, and after the overdue settle timer. Settling on time would
+   * store the board half-way through the change, so the burst is held `graceMs` more, time for the
+   * waiting bytes to be read; a frame among them that changes the score extends the burst as usual.
+   *
+   * Frames of a new change that arrived during the hold join the burst: afterwards the two cannot
+   * be told apart, and a change's own frames come back to back, far likelier to fall in a hold of
+   * tens of ms than the next real change, which comes seconds later. A loop held again and again
+   * still settles ten windows after the burst's first frame.
+   */
+  watch(now: number, { blindMs, graceMs }: LoopWatch): void {
+    if (this.pending !== undefined && now - this.watchedAt > blindMs) this.blindUntil = Math.max(this.blindUntil, now + graceMs)
+    this.watchedAt = Math.max(this.watchedAt, now)
+  }
+
   /** When the held burst settles (ms), or undefined when nothing is held. */
   get deadline(): number | undefined {
     if (this.pending === undefined) return undefined
-    return Math.min(this.lastChangeAt + this.windowMs, this.firstAt + this.maxHoldMs)
+    return Math.min(Math.max(this.lastChangeAt + this.windowMs, this.blindUntil), this.firstAt + this.maxHoldMs)
   }
 
   /** True while a burst is held: input that fed it must not be acknowledged yet. */
@@ -97,6 +125,7 @@ export class ChangeSettler {
   private release(): Array<ScoreEntry> {
     const last = this.pending
     this.pending = undefined
+    this.blindUntil = -Infinity
     this.pendingPrint = ""
     if (last === undefined) return []
     const entry = { ...last, timeStamp: this.firstAt }

@@ -48,6 +48,39 @@ describe("ChangeSettler", () => {
     expect(settler.holding).toBe(false)
   })
 
+  it("holds a burst a little longer after the daemon could not look (its loop was held), and only then", () => {
+    const settler = new ChangeSettler(new ScoreChange(undefined), 80)
+    const watch = { blindMs: 25, graceMs: 30 }
+    settler.watch(1_000, watch)
+    settler.offer(at(1_000, 0, 0, 2))
+    // Looks 10 ms apart: the window runs from the frame.
+    for (const now of [1_010, 1_020, 1_030]) settler.watch(now, watch)
+    expect(settler.deadline).toBe(1_080)
+    // The next look 150 ms later, past the window: frames may be waiting unread, so it is not settled yet.
+    settler.watch(1_180, watch)
+    expect(settler.due(1_180)).toEqual([])
+    expect(settler.deadline).toBe(1_210)
+    // The rest of the change, read after the hold, joins the burst and extends it as any frame does.
+    settler.offer(at(1_185, 3, 0, 2))
+    expect(settler.deadline).toBe(1_265)
+    expect(settler.due(1_265)).toEqual([at(1_000, 3, 0, 2)])
+    // With nothing held, a gap is only the next look.
+    settler.watch(5_000, watch)
+    settler.offer(at(5_000, 4, 0, 2))
+    expect(settler.deadline).toBe(5_080)
+  })
+
+  it("still settles a burst whose looks keep coming late, ten windows after its first frame", () => {
+    const settler = new ChangeSettler(new ScoreChange(undefined), 80)
+    settler.offer(at(1_000, 1, 0))
+    for (let now = 1_000; now < 1_800; now += 50) {
+      settler.watch(now, { blindMs: 25, graceMs: 30 })
+      expect(settler.due(now)).toEqual([])
+    }
+    settler.watch(1_800, { blindMs: 25, graceMs: 30 })
+    expect(settler.due(1_800)).toEqual([at(1_000, 1, 0)])
+  })
+
   it("settles a burst that keeps changing after ten windows", () => {
     const changing = Array.from({ length: 30 }, (_, i) => at(1_000 + 50 * i, i + 1, 0))
     const { out } = run(80, changing, 3_000)
