@@ -1,10 +1,10 @@
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { mkdirSync } from "node:fs"
 import { join } from "node:path"
 import { afterEach, describe, expect, it } from "vitest"
 import { eventually } from "../support/eventually.ts"
 import { outboxStates } from "../support/outbox-file.ts"
-import { mountSlowDisk, type SlowDisk, slowDiskUnavailable } from "../support/slow-disk.ts"
+import { resources, tempDir } from "../support/resources.ts"
+import { mountSlowDisk, slowDiskUnavailable } from "../support/slow-disk.ts"
 import { checkPresses, eventOf } from "./support/guarantees.ts"
 import { primeSession } from "./support/presses.ts"
 import { statusOutputs, tokenLeaks } from "./support/token-scan.ts"
@@ -28,16 +28,9 @@ const failingPresses = 2
 const unavailable = slowDiskUnavailable()
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
-let world: World | undefined
-let disk: SlowDisk | undefined
-let root: string | undefined
-afterEach(async () => {
-  // The daemon first (release kills it), then the disk it had open.
-  await world?.release()
-  await disk?.unmount()
-  if (root !== undefined) rmSync(root, { recursive: true, force: true })
-  world = disk = root = undefined
-})
+// Released in reverse: the daemon first (release kills it), then the disk it had open, then its directory.
+const res = resources()
+afterEach(() => res.release())
 
 const press = (w: World) => w.publisher.publishAsync(remoteTopic, JSON.stringify({ action: "single", linkquality: 120 }), { qos: 1 })
 
@@ -45,11 +38,12 @@ const moments = async (w: World) => (await eventOf(w, mqttPlace)).moments.length
 
 describe.skipIf(unavailable !== undefined)("the disk fails an outbox fsync", () => {
   it(`exits 74 after a fatal line; the next run on a healthy disk delivers every press once`, async () => {
-    root = mkdtempSync(join(tmpdir(), "scorebridge-disk-failure-"))
-    disk = await mountSlowDisk({ directory: root, device: "fuse", lazy: true, fsyncDelayMs: 0 })
+    const disk = await mountSlowDisk({ directory: tempDir(res, "disk-failure"), device: "fuse", lazy: true, fsyncDelayMs: 0 })
+    res.defer(() => disk.unmount())
     const stateDirectory = join(disk.path, "state")
     mkdirSync(stateDirectory)
-    world = await startWorld("disk-failure", { stateDirectory })
+    const world = await startWorld("disk-failure", { stateDirectory })
+    res.defer(() => world.release())
     const { daemon } = world
     const withTail = (error: Error): never => {
       throw new Error(`${error.message}\n${daemon.tail()}`)
@@ -60,7 +54,7 @@ describe.skipIf(unavailable !== undefined)("the disk fails an outbox fsync", () 
       await press(world)
     }
     await eventually(`${published.length} moments on a healthy disk`, async () =>
-      (await moments(world!)) === published.length ? true : undefined, { timeoutMs: 10_000, intervalMs: 50 })
+      (await moments(world)) === published.length ? true : undefined, { timeoutMs: 10_000, intervalMs: 50 })
     await eventually("the healthy presses to be settled in the outbox", () =>
       (outboxStates(stateDirectory)["pending"] ?? 0) === 0 ? true : undefined, { timeoutMs: 10_000, intervalMs: 50 })
 
@@ -98,7 +92,7 @@ describe.skipIf(unavailable !== undefined)("the disk fails an outbox fsync", () 
     daemon.start()
     await daemon.waitForLog(/MQTT connected/, { from: fromRestart })
     await eventually(`${published.length} moments and nothing pending`, async () =>
-      (await moments(world!)) >= published.length && (outboxStates(stateDirectory)["pending"] ?? 0) === 0 ? true : undefined,
+      (await moments(world)) >= published.length && (outboxStates(stateDirectory)["pending"] ?? 0) === 0 ? true : undefined,
       { timeoutMs: 15_000, intervalMs: 100 }).catch(() => undefined)
     // A press redelivered twice, or stored twice, would show up a moment later.
     await sleep(500)

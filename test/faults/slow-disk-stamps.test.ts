@@ -1,5 +1,4 @@
-import { closeSync, fdatasyncSync, mkdirSync, mkdtempSync, openSync, rmSync, writeSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { closeSync, fdatasyncSync, mkdirSync, openSync, writeSync } from "node:fs"
 import { join } from "node:path"
 import { afterEach, describe, expect, it } from "vitest"
 import type { StatusSnapshot } from "../../src/status/status-snapshot.ts"
@@ -8,8 +7,9 @@ import { expectedEntries } from "../scoreboard/matches/match.ts"
 import { tennisEntry, tennisSet } from "../scoreboard/matches/tennis-set.ts"
 import { eventually } from "../support/eventually.ts"
 import { outboxStates } from "../support/outbox-file.ts"
-import { openWriter, type PtyWriter } from "../support/pty.ts"
-import { mountSlowDisk, type SlowDisk, slowDiskUnavailable } from "../support/slow-disk.ts"
+import { openWriter } from "../support/pty.ts"
+import { resources, tempDir } from "../support/resources.ts"
+import { mountSlowDisk, slowDiskUnavailable } from "../support/slow-disk.ts"
 import { comparable, eventOf } from "./support/guarantees.ts"
 import { primeSession } from "./support/presses.ts"
 import { mqttPlace, remoteTopic, scoreboardPlace, startWorld, type World } from "./support/world.ts"
@@ -37,36 +37,28 @@ const unavailable = slowDiskUnavailable()
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 const until = (at: number) => sleep(Math.max(0, at - Date.now()))
 
-let world: World | undefined
-let disk: SlowDisk | undefined
-let writer: PtyWriter | undefined
-let root: string | undefined
-afterEach(async () => {
-  writer?.close()
-  // The daemon first (release kills it), then the disk it had open.
-  await world?.release()
-  await disk?.unmount()
-  if (root !== undefined) rmSync(root, { recursive: true, force: true })
-  world = disk = writer = root = undefined
-})
+// Released in reverse: the pty writer, the daemon (release kills it), the disk it had open, its directory.
+const res = resources()
+afterEach(() => res.release())
 
 const status = async (w: World): Promise<StatusSnapshot> =>
   await (await fetch(`${w.statusUrl}/status.json`, { signal: AbortSignal.timeout(5_000) })).json() as StatusSnapshot
 
 describe.skipIf(unavailable !== undefined)(`stamps on a disk whose fsync takes ${fsyncDelayMs} ms`, () => {
   it(`${changes} score changes ${frameGapMs} ms apart and ${changes / 2} presses between them: each stamped within ${stampLimitMs} ms`, async () => {
-    root = mkdtempSync(join(tmpdir(), "scorebridge-slow-stamps-"))
     // Healthy while the daemon creates its outbox and the broker session is primed; slow for the part measured.
-    disk = await mountSlowDisk({ directory: root, fsyncDelayMs: 0 })
+    const disk = await mountSlowDisk({ directory: tempDir(res, "slow-stamps"), fsyncDelayMs: 0 })
+    res.defer(() => disk.unmount())
     const stateDirectory = join(disk.path, "state")
     mkdirSync(stateDirectory)
-    world = await startWorld("slow-disk-stamps", { stateDirectory })
+    const world = await startWorld("slow-disk-stamps", { stateDirectory })
+    res.defer(() => world.release())
     const { daemon, publisher } = world
     await primeSession(world)
     await daemon.waitForLog(/serial port connected/)
     const clicksPath = `/public/events/${world.eventKeys[mqttPlace]}/clicks`
     const clicks = async () =>
-      (await world!.control.requests({ method: "POST", pathPrefix: clicksPath, status: 200 })).map((r) => r.body as { readonly timeStamp: number })
+      (await world.control.requests({ method: "POST", pathPrefix: clicksPath, status: 200 })).map((r) => r.body as { readonly timeStamp: number })
     const primed = (await clicks()).length
     await eventually("the priming press to be settled in the outbox", () =>
       (outboxStates(stateDirectory)["pending"] ?? 0) === 0 ? true : undefined, { timeoutMs: 10_000, intervalMs: 50 })
@@ -88,7 +80,8 @@ describe.skipIf(unavailable !== undefined)(`stamps on a disk whose fsync takes $
     const expected = expectedEntries(steps, tennisEntry)
     expect(expected.map((e) => e.step), "every frame written is a change").toEqual(steps.map((_, i) => i))
     const console = linesTennis()
-    writer = openWriter(world.pty.writerPath)
+    const writer = openWriter(world.pty.writerPath)
+    res.defer(() => writer.close())
     const written: Array<number> = []
     const published: Array<number> = []
     const acknowledged: Array<Promise<unknown>> = []
@@ -108,7 +101,7 @@ describe.skipIf(unavailable !== undefined)(`stamps on a disk whose fsync takes $
     await Promise.all(acknowledged)
 
     const entries = await eventually(`${changes} entries and ${published.length} clicks at the simulator`, async () => {
-      const stream = (await eventOf(world!, scoreboardPlace)).scoreStream
+      const stream = (await eventOf(world, scoreboardPlace)).scoreStream
       return stream.length >= changes && (await clicks()).length >= primed + published.length ? stream : undefined
     }, { timeoutMs: 30_000, intervalMs: 100 })
     const received = (await clicks()).slice(primed).map((c) => c.timeStamp).sort((a, b) => a - b)

@@ -1,14 +1,14 @@
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { mkdirSync } from "node:fs"
 import { join } from "node:path"
 import { DatabaseSync } from "node:sqlite"
 import { afterEach, describe, expect, it } from "vitest"
 import { seededRandom } from "../../adapters/shared/seeded-random.ts"
+import { resources, tempDir } from "../support/resources.ts"
 import { slowDiskUnavailable } from "../support/slow-disk.ts"
 import { chanceMs, comparable } from "./support/guarantees.ts"
 import { streamMatch } from "./support/match-streamer.ts"
 import { long, scenarioTimeoutMs, suiteSeed } from "./support/mode.ts"
-import { mountPowerCutDisk, type PowerCutDisk } from "./support/power-cut-disk.ts"
+import { mountPowerCutDisk } from "./support/power-cut-disk.ts"
 import { pressEvery, primeSession } from "./support/presses.ts"
 import { settleAndCheck } from "./support/settle.ts"
 import { figures } from "./support/summary.ts"
@@ -43,16 +43,9 @@ const aliveMs = long ? [4_000, 9_000] as const : [4_000, 7_000] as const
 const unavailable = slowDiskUnavailable()
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
-let world: World | undefined
-let disk: PowerCutDisk | undefined
-let root: string | undefined
-afterEach(async () => {
-  // The daemon first (release kills it), then the disk it had open.
-  await world?.release()
-  await disk?.unmount()
-  if (root !== undefined) rmSync(root, { recursive: true, force: true })
-  world = disk = root = undefined
-})
+// Released in reverse: the daemon first (release kills it), then the disk it had open, then its directory.
+const res = resources()
+afterEach(() => res.release())
 
 interface Kill {
   /** Just before SIGKILL was sent. */
@@ -76,11 +69,12 @@ describe.skipIf(unavailable !== undefined)("kill -9 while an outbox write is sta
   it(`${runs} kills during ${fsyncDelayMs} ms fsyncs, each followed by a power cut: nothing acknowledged or sent is lost or doubled`, async () => {
     const seed = suiteSeed("stalled-write")
     const random = seededRandom(seed)
-    root = mkdtempSync(join(tmpdir(), "scorebridge-faults-stalled-"))
-    disk = await mountPowerCutDisk({ directory: root, fsyncDelayMs: restartDelayMs })
+    const disk = await mountPowerCutDisk({ directory: tempDir(res, "faults-stalled"), fsyncDelayMs: restartDelayMs })
+    res.defer(() => disk.unmount())
     const stateDirectory = join(disk.path, "state")
     mkdirSync(stateDirectory)
-    world = await startWorld("stalled-write", { stateDirectory })
+    const world = await startWorld("stalled-write", { stateDirectory })
+    res.defer(() => world.release())
     const { daemon, pty } = world
     const match = streamMatch(pty.writerPath, seed, gapMs)
     const presser = pressEvery(world.publisher, 350, [await primeSession(world)])
@@ -134,7 +128,7 @@ describe.skipIf(unavailable !== undefined)("kill -9 while an outbox write is sta
     await settleAndCheck("stalled-write", world, match, presser, kills.map((k) => k.exited), result, 20_000, allowances)
 
     // How close to its kill the newest changes that did go missing were shown.
-    const stream = (await world.control.state()).events.find((e) => e.key === world!.eventKeys[scoreboardPlace])!.scoreStream.map(comparable)
+    const stream = (await world.control.state()).events.find((e) => e.key === world.eventKeys[scoreboardPlace])!.scoreStream.map(comparable)
     const missingAges = match.expected.flatMap((e, i) => {
       const end = match.expected[i + 1]?.step ?? Number.POSITIVE_INFINITY
       const frames = match.written.filter((w) => w.step >= e.step && w.step < end).map((w) => w.at)
@@ -150,7 +144,7 @@ describe.skipIf(unavailable !== undefined)("kill -9 while an outbox write is sta
     const stamps = new Set(items.filter((i) => i.kind === "score").map((i) => i.payload["timeStamp"]))
     const clickIds = new Set(items.filter((i) => i.kind === "click").map((i) => (i.payload["metadata"] as Record<string, unknown> | undefined)?.["clickId"]))
     const state = await world.control.state()
-    const entries = state.events.find((e) => e.key === world!.eventKeys[scoreboardPlace])!.scoreStream
+    const entries = state.events.find((e) => e.key === world.eventKeys[scoreboardPlace])!.scoreStream
     expect(entries.filter((e) => !stamps.has(e.timeStamp)).map((e) => e.timeStamp), "entries at the service the outbox does not have").toEqual([])
     const moments = state.events.flatMap((e) => e.moments)
     expect(moments.filter((m) => !clickIds.has(m.metadata?.["clickId"])).map((m) => m.metadata?.["clickId"]), "moments at the service the outbox does not have")

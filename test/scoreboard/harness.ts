@@ -1,5 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { format } from "node:util"
 import { Effect, Layer, Logger, ManagedRuntime, Redacted, Schema } from "effect"
@@ -12,8 +11,11 @@ import { type RunningSimulator, type SimulatorSeed, startSimulator } from "../..
 import { type FaultDaemon, faultDaemon } from "../faults/support/daemon.ts"
 import { eventually } from "../support/eventually.ts"
 import { freePort } from "../support/free-port.ts"
+import { type Resources, tempDir } from "../support/resources.ts"
 import type { SimulatedConsole } from "./consoles/console.ts"
 import type { Expected, Step } from "./matches/match.ts"
+
+export { type Resources, resources, tempDir } from "../support/resources.ts"
 
 /**
  * The real daemon in-process (`daemonLayer` in a ManagedRuntime) against the
@@ -60,27 +62,6 @@ const requestsPerSecond = 50
 export const stampToleranceMs = 50
 const stampLimitMs = 1_000
 const onTimeShare = 0.9
-
-/** Resources a test started, released in reverse order by `release()` in `afterEach`. */
-export const resources = () => {
-  const stack: Array<() => unknown> = []
-  return {
-    defer: (release: () => unknown) => {
-      stack.push(release)
-    },
-    release: async () => {
-      // Bounded: every pass pops one.
-      while (stack.length > 0) await stack.pop()!()
-    }
-  }
-}
-export type Resources = ReturnType<typeof resources>
-
-export const tempDir = (res: Resources, prefix: string): string => {
-  const dir = mkdtempSync(join(tmpdir(), `scorebridge-${prefix}-`))
-  res.defer(() => rmSync(dir, { recursive: true, force: true }))
-  return dir
-}
 
 export type Link =
   | { readonly serial: string }
