@@ -49,6 +49,8 @@ etc="$root/etc/scorebridge"
 credentials="$etc/credentials"
 token_path="$credentials/token"
 unit="$root/etc/systemd/system/scorebridge.service"
+# The commissioning commands (sniff, doctor, capture …) are typed at the venue: put them on PATH.
+command_link="$root/usr/local/bin/scorebridge"
 # DynamicUser keeps the state under /var/lib/private, with /var/lib/scorebridge a link to it.
 state_dirs=("$root/var/lib/scorebridge" "$root/var/lib/private/scorebridge")
 
@@ -65,6 +67,8 @@ systemctl_() {
 if [[ -n "$uninstall" ]]; then
   if [[ -z "$root" ]]; then systemctl_ disable --now scorebridge.service || true; fi
   run rm -f "$unit"
+  # Only our own link: a scorebridge installed there by other means is not ours to remove.
+  if [[ "$(readlink "$command_link" 2>/dev/null)" == /opt/scorebridge/bin/scorebridge ]]; then run rm -f "$command_link"; fi
   systemctl_ daemon-reload
   run rm -rf "$opt"
   if [[ -n "$purge" ]]; then
@@ -103,6 +107,10 @@ if [[ -z "$skip_npm" ]]; then
   run npm --prefix "$opt" ci --no-audit --no-fund
   run npm --prefix "$opt" prune --omit=dev --no-audit --no-fund
 fi
+
+# The link names the path the running system will have, also under --root (an image build).
+run install -d -m 0755 "$(dirname "$command_link")"
+run ln -sfn /opt/scorebridge/bin/scorebridge "$command_link"
 
 # --- config: written once from the example, never overwritten (it is the venue's) ---
 run install -d -m 0755 "$etc"
@@ -144,6 +152,6 @@ systemctl_ restart scorebridge.service
 
 if [[ -n "$config_created" ]]; then
   echo "NOTE: $etc/config.yaml is the example; edit it for this venue, check it with"
-  echo "      /opt/scorebridge/bin/scorebridge check --config /etc/scorebridge/config.yaml"
+  echo "      scorebridge check --config /etc/scorebridge/config.yaml"
   echo "      then: systemctl reload scorebridge"
 fi

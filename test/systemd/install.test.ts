@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process"
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs"
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readlinkSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterEach, beforeEach, describe, expect, it } from "vitest"
@@ -18,6 +18,7 @@ afterEach(() => rmSync(root, { recursive: true, force: true }))
 const install = (args: ReadonlyArray<string>, input = "") =>
   spawnSync("bash", [script, "--root", root, "--skip-npm", ...args], { encoding: "utf8", input, timeout: 30_000 })
 
+const lstatExists = (path: string) => lstatSync(path, { throwIfNoEntry: false }) !== undefined
 const mode = (path: string) => (statSync(path).mode & 0o777).toString(8)
 const at = (path: string) => join(root, path)
 
@@ -29,6 +30,8 @@ describe("systemd/install.sh --root", () => {
     expect(existsSync(at("opt/scorebridge/src/cli.ts"))).toBe(true)
     expect(existsSync(at("opt/scorebridge/package-lock.json"))).toBe(true)
     expect(existsSync(at("opt/scorebridge/test")), "tests are not shipped").toBe(false)
+    // `scorebridge sniff` etc. are typed at the venue: the command is on PATH, pointing where the system will have it.
+    expect(readlinkSync(at("usr/local/bin/scorebridge"))).toBe("/opt/scorebridge/bin/scorebridge")
     expect(readFileSync(at("etc/systemd/system/scorebridge.service"), "utf8")).toBe(readFileSync(repoUnit, "utf8"))
     expect(readFileSync(at("etc/scorebridge/config.yaml"), "utf8")).toContain("credential: token")
     expect(readFileSync(at("etc/scorebridge/credentials/token"), "utf8")).toBe(`${token}\n`)
@@ -77,6 +80,7 @@ describe("systemd/install.sh --root", () => {
     expect(removed.status, removed.stderr).toBe(0)
     expect(existsSync(at("opt/scorebridge"))).toBe(false)
     expect(existsSync(at("etc/systemd/system/scorebridge.service"))).toBe(false)
+    expect(existsSync(at("usr/local/bin/scorebridge")) || lstatExists(at("usr/local/bin/scorebridge"))).toBe(false)
     expect(existsSync(at("etc/scorebridge/config.yaml"))).toBe(true)
     expect(existsSync(at("etc/scorebridge/credentials/token"))).toBe(true)
     expect(readFileSync(at("var/lib/private/scorebridge/outbox.sqlite"), "utf8")).toBe("pending entries")
