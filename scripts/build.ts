@@ -1,6 +1,6 @@
 // Bundles the CLI into one ES module, dist/scorebridge.mjs: no type stripping at start-up and
 // only the parts of `effect` the bridge uses. Measured on the mini-PC class machine: start-up
-// 0.4 s instead of 1.0 s, peak RSS of `--help` 105 MB instead of 160 MB (see README, Performance).
+// 0.4 s instead of 1.0 s, peak RSS of `--help` 105 MB instead of 160 MB (see docs/performance.md).
 import { join } from "node:path"
 import { build } from "esbuild"
 

@@ -1,4 +1,4 @@
-// Draws docs/timeline.png, the README's picture of the match timeline: the tennis match the
+// Draws docs/timeline.png, the picture of the match timeline in README and docs/operations.md: the tennis match the
 // tests use (test/timeline/matches.ts), rendered by the real SVG renderer in Debian's Chromium.
 // Run: node scripts/timeline-png.ts [output.png]
 import { statSync } from "node:fs"

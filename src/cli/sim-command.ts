@@ -8,7 +8,7 @@ export const simCommand = Command.make(
     port: Flag.Int("port").pipe(Flag.withDescription("TCP port to listen on (0 = any free port)"), Flag.withDefault(8787)),
     host: Flag.String("host").pipe(Flag.withDescription("Address to bind; keep it on loopback"), Flag.withDefault("127.0.0.1")),
     seed: Flag.String("seed").pipe(
-      Flag.withDescription("JSON or YAML file with organizations, tokens and places (see README); default: the demo organization"),
+      Flag.withDescription("JSON or YAML file with organizations, tokens and places (see docs/simulator.md); default: the demo organization"),
       Flag.optional
     ),
     rate: Flag.Finite("rate").pipe(Flag.withDescription("Requests per second allowed per token (429 beyond)"), Flag.withDefault(1))
@@ -24,7 +24,7 @@ export const simCommand = Command.make(
       // The demo token is a published test value, not a credential: print it so a newcomer can curl.
       yield* Console.log(`demo organization "demo-org", places court-1 (tennis) and court-2 (volleyball), token: demo-token`)
     }
-    yield* Console.log(`test controls: ${sim.url}/_control/ (see README)`)
+    yield* Console.log(`test controls: ${sim.url}/_control/ (see docs/simulator.md)`)
     return yield* Effect.never
   }, Effect.scoped)
 ).pipe(Command.withDescription("Run the Event Highlights Service simulator (for demos and tests)"))

@@ -23,16 +23,10 @@ process.env["CREDENTIALS_DIRECTORY"] = credentials
 afterAll(() => rmSync(credentials, { recursive: true, force: true }))
 
 describe("example configs", () => {
-  it("are the ones the README promises", () => {
-    assert.includeMembers(examples, [
-      "demo.yaml",
-      "daktronics-basketball-usb.yaml",
-      "stramatel-volleyball-rs485.yaml",
-      "tennis-mqtt-json.yaml",
-      "arduino-lines.yaml",
-      "two-courts.yaml",
-      "buttons-all-sources.yaml"
-    ])
+  it("are exactly the ones the configuration page lists", () => {
+    const page = readFileSync(join(import.meta.dirname, "../../docs/configuration.md"), "utf8")
+    const listed = [...page.matchAll(/^\| \[`([a-z0-9-]+\.yaml)`\]\(\.\.\/config\/\1\) \|/gmu)].map((match) => match[1]!).sort()
+    assert.deepStrictEqual(listed, examples)
   })
 
   // Installed, the example template sits in /etc/scorebridge/ (systemd/install.sh copies it there).

@@ -30,6 +30,8 @@ describe("systemd/install.sh --root", () => {
     expect(existsSync(at("opt/scorebridge/src/cli.ts"))).toBe(true)
     expect(existsSync(at("opt/scorebridge/package-lock.json"))).toBe(true)
     expect(existsSync(at("opt/scorebridge/test")), "tests are not shipped").toBe(false)
+    // The unit's Documentation= points at the manual shipped with the program.
+    expect(existsSync(at("opt/scorebridge/docs/operations.md"))).toBe(true)
     // `scorebridge sniff` etc. are typed at the venue: the command is on PATH, pointing where the system will have it.
     expect(readlinkSync(at("usr/local/bin/scorebridge"))).toBe("/opt/scorebridge/bin/scorebridge")
     expect(readFileSync(at("etc/systemd/system/scorebridge.service"), "utf8")).toBe(readFileSync(repoUnit, "utf8"))
