@@ -4,7 +4,7 @@ import { join } from "node:path"
 import { DatabaseSync } from "node:sqlite"
 import { describe, expect, it } from "vitest"
 import { Effect, Option } from "effect"
-import { mountSlowDisk, slowDiskUnavailable } from "../support/slow-disk.ts"
+import { mountSlowDisk, slowDiskSkipped } from "../support/slow-disk.ts"
 import { tempStateDirectory, runWithOutbox } from "./outbox-support.ts"
 import { type Ack, nodeBinary, runWriter, writerScript } from "./outbox-writer-process.ts"
 
@@ -69,7 +69,7 @@ describe("Outbox durability", () => {
   // fsynced in memory and drops them at the cut; the writer's appends overlap (group commit), and it
   // checkpoints every 40 commits, so the log starts over many times a round: each time only after
   // the database file's fsync, which is part of what is proven.
-  it.skipIf(slowDiskUnavailable() !== undefined && process.env["CI"] === undefined)(
+  it.skipIf(slowDiskSkipped())(
     "keeps every acknowledged item through kill -9 and a power cut, with appends sharing fsyncs and checkpoints between",
     async () => {
       const directory = mkdtempSync(join(tmpdir(), "scorebridge-power-cut-"))

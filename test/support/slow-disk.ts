@@ -73,9 +73,13 @@ const install = "apt-get install -y fuse python3-fusepy (and give the container 
 
 let unavailable: string | undefined | null = null
 
+/** SCOREBRIDGE_WITHOUT_FUSE=1: the explicit opt-out for a machine or container without FUSE (scripts/system-deps.sh then requires none of it either). */
+const withoutFuse = process.env["SCOREBRIDGE_WITHOUT_FUSE"] === "1"
+
 /** Undefined when usable; else what is missing and how to install it (one line). */
 export const slowDiskUnavailable = (): string | undefined => {
   if (unavailable !== null) return unavailable
+  if (withoutFuse) return (unavailable = "slow disk: not used (SCOREBRIDGE_WITHOUT_FUSE=1)")
   const missing: Array<string> = []
   try {
     accessSync("/dev/fuse", constants.R_OK | constants.W_OK)
@@ -88,6 +92,12 @@ export const slowDiskUnavailable = (): string | undefined => {
   unavailable = missing.length === 0 ? undefined : `slow disk: no ${missing.join(", ")}; ${install}`
   return unavailable
 }
+
+/**
+ * For skipIf: the slow disk is unavailable and its tests may skip. In CI a missing slow disk is a
+ * failure, never a silent skip, unless SCOREBRIDGE_WITHOUT_FUSE=1 opted out of it.
+ */
+export const slowDiskSkipped = (): boolean => slowDiskUnavailable() !== undefined && (process.env["CI"] === undefined || withoutFuse)
 
 // Mounts still up, unmounted when the process exits however the tests end: a FUSE mount whose
 // python process is gone stays behind as "Transport endpoint is not connected".
