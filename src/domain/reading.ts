@@ -9,6 +9,12 @@ export type Side = "home" | "away"
 /** Tennis game points as the controller shows them: "0" "15" "30" "40" "AD", or a plain count in a tie-break. */
 export type GamePoint = "0" | "15" | "30" | "40" | "AD" | number
 
+/** A running penalty: the player's number when the console sends one, and the time left as shown ("1:00", "0:45"). */
+export interface Penalty {
+  readonly player?: number
+  readonly remaining: string
+}
+
 export interface Reading {
   /** Receive time of the frame (ms since epoch) that carried this state. */
   readonly receivedAt: number
@@ -27,4 +33,13 @@ export interface Reading {
   readonly serve?: Side
   /** Clock as shown ("12:34", "45.6"); never part of a score change. */
   readonly clock?: string
+  /**
+   * What a board shows beside the score, for overlay templates and the status page; never part of
+   * a score change. Present only when the console sends it (an empty list: no penalty running).
+   */
+  readonly penalties?: { readonly home: ReadonlyArray<Penalty>; readonly away: ReadonlyArray<Penalty> }
+  /** Team fouls, home and away. */
+  readonly teamFouls?: readonly [number, number]
+  /** Time-outs taken, home and away. */
+  readonly timeouts?: readonly [number, number]
 }
