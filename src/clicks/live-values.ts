@@ -1,5 +1,6 @@
 import type { LiveField } from "../config/overlay.ts"
 import type { Pair, ScoreEntry } from "../domain/score-entry.ts"
+import { type BoardExtras, penaltiesText } from "./board-extras.ts"
 
 /**
  * What a template value may refer to as `{{name}}` at the moment of a click
@@ -70,22 +71,39 @@ const scoreOf = (entry: ScoreEntry): Score => {
 const defined = <A extends object>(fields: A): A =>
   Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) as A
 
-/** The live fields of a click on `team`, from the place's current entry and the active event's team names. */
+const ofTeam = <A>(team: ClickedTeam, home: A | undefined, away: A | undefined): A | undefined =>
+  team === "home" ? home : team === "away" ? away : undefined
+
+/** The live fields of a click on `team`, from the place's current entry, what its board shows beside it, and the active event's team names. */
 export const liveFieldsFor = (
   entry: ScoreEntry | undefined,
   event: EventTeams | undefined,
-  team: ClickedTeam
+  team: ClickedTeam,
+  board: BoardExtras = {}
 ): LiveFields => {
   const score = entry === undefined ? {} : scoreOf(entry)
   const homeTeam = event?.homeTeam
   const awayTeam = event?.awayTeam
+  const homePenalties = board.penalties === undefined ? undefined : penaltiesText(board.penalties.home)
+  const awayPenalties = board.penalties === undefined ? undefined : penaltiesText(board.penalties.away)
+  const [homeFouls, awayFouls] = board.teamFouls ?? []
+  const [homeTimeouts, awayTimeouts] = board.timeouts ?? []
   return defined({
     homeTeam,
     awayTeam,
     homeScore: score.home,
     awayScore: score.away,
     period: score.period,
-    team: team === "home" ? homeTeam : team === "away" ? awayTeam : undefined,
-    teamScore: team === "home" ? score.home : team === "away" ? score.away : undefined
+    team: ofTeam(team, homeTeam, awayTeam),
+    teamScore: ofTeam(team, score.home, score.away),
+    homePenalties,
+    awayPenalties,
+    teamPenalties: ofTeam(team, homePenalties, awayPenalties),
+    homeFouls,
+    awayFouls,
+    teamFouls: ofTeam(team, homeFouls, awayFouls),
+    homeTimeouts,
+    awayTimeouts,
+    teamTimeouts: ofTeam(team, homeTimeouts, awayTimeouts)
   })
 }

@@ -15,10 +15,10 @@ export const clickSettingsOf = (place: Place): PlaceClickSettings => {
     undoWithinMs: (clicks?.undoWithinSeconds ?? 120) * 1000,
     // Merging only matters where rules make auto-highlights; elsewhere a press need not look for them.
     mergeMs: (place.autoHighlights?.length ?? 0) > 0 ? (clicks?.mergeSeconds ?? 5) * 1000 : 0,
-    overlayFor: (team, score, event) => {
+    overlayFor: (team, score, event, board) => {
       const configured = team === "none" ? undefined : place.teams?.[team]?.overlay
       if (configured === undefined) return {}
-      const overlay = overlayForClick(configured, liveFieldsFor(score, event, team))
+      const overlay = overlayForClick(configured, liveFieldsFor(score, event, team, board))
       const problems = checkOverlay(overlay)
       return problems.length === 0 ? { overlay } : { problems }
     }

@@ -7,6 +7,7 @@ import { ActiveEvents, knownNoEvent, type KnownEvent } from "../events/active-ev
 import { autoMadeNothing, autosNear, mergeLookback } from "../highlights/press-merge.ts"
 import type { ClickBody, Overlay } from "../service/schemas.ts"
 import { type ClickWindow, clickBody, clickIdOf, type Team } from "./click-body.ts"
+import { type BoardExtras, LatestBoard } from "./board-extras.ts"
 import type { LatePress } from "./late-press.ts"
 
 /** What a press at a place is configured to do. */
@@ -24,7 +25,9 @@ export interface PlaceClickSettings {
   readonly overlayFor: (
     team: Team,
     score: ScoreEntry | undefined,
-    event: KnownEvent | undefined
+    event: KnownEvent | undefined,
+    /** What the board shows beside the score now (penalties, fouls, time-outs). */
+    board: BoardExtras
   ) => { readonly overlay?: Overlay; readonly problems?: ReadonlyArray<string> }
 }
 
@@ -98,7 +101,7 @@ export const handlePress = Effect.fnUntraced(function*(
   const lastScore = yield* outbox.lastOf(place, "score")
   const score = Option.match(lastScore, { onNone: () => undefined, onSome: (item) => item.payload as ScoreEntry })
   const clickId = clickIdOf(place, press)
-  const { overlay, problems } = settings.overlayFor(action.team, score, known)
+  const { overlay, problems } = settings.overlayFor(action.team, score, known, yield* (yield* LatestBoard).current(place))
   if (problems !== undefined) {
     // A highlight without its overlay beats none: the service would refuse the whole click.
     yield* Effect.logError(`${place}: ${action.team} overlay left out of the click: ${problems.join("; ")}`)

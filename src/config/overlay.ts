@@ -3,9 +3,14 @@ import { httpsProblem } from "./urls.ts"
 
 /**
  * Live fields a template value may use, written `{{name}}`; the click builder
- * fills them at the press. `team`/`teamScore` are the clicked team's.
+ * fills them at the press. `team…` are the clicked team's. Penalties, fouls and
+ * time-outs come from boards that send them (an empty text elsewhere).
  */
-export const liveFields = ["homeTeam", "awayTeam", "homeScore", "awayScore", "period", "team", "teamScore"] as const
+export const liveFields = [
+  "homeTeam", "awayTeam", "homeScore", "awayScore", "period", "team", "teamScore",
+  "homePenalties", "awayPenalties", "teamPenalties", "homeFouls", "awayFouls", "teamFouls",
+  "homeTimeouts", "awayTimeouts", "teamTimeouts"
+] as const
 export type LiveField = (typeof liveFields)[number]
 
 // Spaces inside the braces are tolerated, as the click builder does (src/clicks/live-values.ts).

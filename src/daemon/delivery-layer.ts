@@ -3,6 +3,7 @@ import { Outbox, type OutboxOpenError } from "../delivery/outbox.ts"
 import { RateBudget } from "../delivery/rate-budget.ts"
 import { Scheduler } from "../delivery/scheduler.ts"
 import { serviceDeliverer } from "../delivery/service-deliverer.ts"
+import { LatestBoard } from "../clicks/board-extras.ts"
 import { ActiveEvents } from "../events/active-events.ts"
 import { ServiceClient } from "../service/client.ts"
 import { BridgeEvents } from "../status/bridge-events.ts"
@@ -33,6 +34,7 @@ export const deliveryLayer = (
     RateBudget.layer({ requestsPerSecond: settings.requestsPerSecond }),
     ActiveEvents.layer,
     BridgeEvents.layer,
+    LatestBoard.layer,
     client
   )
   const scheduler = Scheduler.layer.pipe(Layer.provide(serviceDeliverer(settings.backlogAfterMs === undefined ? {} : { backlogAfterMs: settings.backlogAfterMs })))

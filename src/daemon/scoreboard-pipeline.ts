@@ -14,6 +14,7 @@ import { ChangeSettler, type LoopWatch } from "../scoring/change-settler.ts"
 import { ScoreChange, scoreFingerprint } from "../scoring/score-change.ts"
 import { scoreEntryFor } from "../scoring/score-entry-for.ts"
 import { BridgeEvents } from "../status/bridge-events.ts"
+import { LatestBoard } from "../clicks/board-extras.ts"
 
 /** How often a held burst is looked at: a few looks per settle window. */
 const watchMs = 10
@@ -44,6 +45,7 @@ export const runScoreboard = <R>(
   const scheduler = yield* Scheduler
   const events = yield* ActiveEvents
   const bus = yield* BridgeEvents
+  const board = yield* LatestBoard
   const last = yield* outbox.lastOf(place, "score")
   let lastEntry = Option.match(last, { onNone: () => undefined, onSome: (item) => item.payload as ScoreEntry })
   const change = new ScoreChange(lastEntry)
@@ -150,6 +152,7 @@ export const runScoreboard = <R>(
       yield* watchAndSettle(chunk.receivedAt)
       for (const reading of decoder.push(chunk.bytes, chunk.receivedAt)) {
         yield* bus.publish({ _tag: "Reading", place, reading, stats: decoder.stats })
+        yield* board.record(place, reading)
         if (moments !== undefined) yield* clockMoments(reading, redeliverable)
         const entry = scoreEntryFor(sport, reading)
         if (entry !== undefined && moments !== undefined) {

@@ -1,4 +1,5 @@
 import { Clock, Effect } from "effect"
+import { LatestBoard } from "../clicks/board-extras.ts"
 import type { PlaceClickSettings } from "../clicks/press-handler.ts"
 import { footageKeptMs } from "../delivery/footage.ts"
 import { type AppendInput, Outbox } from "../delivery/outbox.ts"
@@ -36,6 +37,7 @@ export const autoHighlightItems = Effect.fnUntraced(function*(
   const events = yield* ActiveEvents
   const now = yield* Clock.currentTimeMillis
   const known = yield* events.current(place)
+  const board = yield* (yield* LatestBoard).current(place)
   const recent = yield* outbox.recent(place, mergeLookback)
   const items: Array<AppendInput> = []
   for (const highlight of highlights) {
@@ -54,7 +56,7 @@ export const autoHighlightItems = Effect.fnUntraced(function*(
       continue
     }
     const clickId = autoClickIdOf(place, highlight)
-    const { overlay, problems } = highlight.team === "none" ? {} : settings.overlayFor(highlight.team, score, known)
+    const { overlay, problems } = highlight.team === "none" ? {} : settings.overlayFor(highlight.team, score, known, board)
     if (problems !== undefined) {
       yield* Effect.logError(`${place}: ${highlight.team} overlay left out of the ${highlight.rule} auto-highlight: ${problems.join("; ")}`)
     }

@@ -3,8 +3,10 @@ import { liveFields } from "../../src/config/overlay.ts"
 import type { GenericEntry, TennisEntry, VolleyballEntry } from "../../src/domain/score-entry.ts"
 import { fillLiveValues, liveFieldsFor, type LiveFields } from "../../src/clicks/live-values.ts"
 import { overlayForClick } from "../../src/clicks/overlay-for-click.ts"
+import { LatestBoard } from "../../src/clicks/board-extras.ts"
+import { Effect } from "effect"
 
-const everyField: LiveFields = {
+const scoreFields: LiveFields = {
   homeTeam: "Lions",
   awayTeam: "Tigers",
   homeScore: 3,
@@ -12,6 +14,19 @@ const everyField: LiveFields = {
   period: 2,
   team: "Tigers",
   teamScore: 12
+}
+
+const everyField: LiveFields = {
+  ...scoreFields,
+  homePenalties: "#12 1:00",
+  awayPenalties: "",
+  teamPenalties: "",
+  homeFouls: 4,
+  awayFouls: 5,
+  teamFouls: 5,
+  homeTimeouts: 1,
+  awayTimeouts: 2,
+  teamTimeouts: 2
 }
 
 describe("fillLiveValues", () => {
@@ -41,7 +56,7 @@ const generic = (left: number, right: number, period: number): GenericEntry => (
 
 describe("liveFieldsFor", () => {
   it("takes a generic entry's left, right and period, and the clicked team's name and score", () => {
-    expect(liveFieldsFor(generic(3, 12, 2), teams, "away")).toEqual(everyField)
+    expect(liveFieldsFor(generic(3, 12, 2), teams, "away")).toEqual(scoreFields)
     expect(liveFieldsFor(generic(3, 12, 2), teams, "home")).toMatchObject({ team: "Lions", teamScore: 3 })
   })
 
@@ -78,6 +93,53 @@ describe("liveFieldsFor", () => {
     expect(liveFieldsFor(undefined, undefined, "home")).toEqual({})
     const filled = fillLiveValues({ v: "{{team}}: {{teamScore}}" }, liveFieldsFor(undefined, { homeTeam: "Lions" }, "away"))
     expect(filled).toEqual({ v: ": " })
+  })
+})
+
+describe("liveFieldsFor with what the board shows beside the score", () => {
+  const entry: GenericEntry = { timeStamp: 1, left: 2, right: 1, period: 3 }
+  const board = {
+    penalties: { home: [{ player: 12, remaining: "1:00" }, { remaining: "0:45" }], away: [] },
+    teamFouls: [4, 5] as const,
+    timeouts: [1, 0] as const
+  }
+
+  it("writes each team's penalties as text, and the clicked team's as team…", () => {
+    const fields = liveFieldsFor(entry, { homeTeam: "Lions", awayTeam: "Tigers" }, "home", board)
+    expect(fields).toMatchObject({
+      homePenalties: "#12 1:00, 0:45",
+      awayPenalties: "",
+      teamPenalties: "#12 1:00, 0:45",
+      homeFouls: 4,
+      awayFouls: 5,
+      teamFouls: 4,
+      homeTimeouts: 1,
+      awayTimeouts: 0,
+      teamTimeouts: 1
+    })
+    expect(liveFieldsFor(entry, undefined, "away", board)).toMatchObject({ teamPenalties: "", teamFouls: 5, teamTimeouts: 0 })
+  })
+
+  it("leaves them out on a board that does not send them, so they fill in empty", () => {
+    const fields = liveFieldsFor(entry, undefined, "home")
+    for (const field of ["homePenalties", "awayPenalties", "teamPenalties", "homeFouls", "teamFouls", "homeTimeouts"] as const) {
+      expect(fields).not.toHaveProperty(field)
+    }
+    expect(fillLiveValues({ pen: "[{{homePenalties}}]" }, fields)).toEqual({ pen: "[]" })
+  })
+})
+
+describe("LatestBoard", () => {
+  it("keeps each place's latest extras field by field: a frame without penalties keeps the last ones", async () => {
+    const [after, otherPlace] = await Effect.runPromise(Effect.gen(function*() {
+      const board = yield* LatestBoard
+      yield* board.record("court-1", { receivedAt: 1, penalties: { home: [{ remaining: "2:00" }], away: [] }, teamFouls: [1, 2] })
+      yield* board.record("court-1", { receivedAt: 2, clock: "9:59", period: 2 })
+      yield* board.record("court-1", { receivedAt: 3, teamFouls: [2, 2] })
+      return [yield* board.current("court-1"), yield* board.current("court-2")] as const
+    }).pipe(Effect.provide(LatestBoard.layer)))
+    expect(after).toEqual({ penalties: { home: [{ remaining: "2:00" }], away: [] }, teamFouls: [2, 2] })
+    expect(otherPlace).toEqual({})
   })
 })
 

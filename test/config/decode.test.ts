@@ -201,7 +201,11 @@ describe("buttons, actions and clicks", () => {
 
 describe("live fields", () => {
   it("are listed once, for the click builder and the template checker", () => {
-    assert.deepStrictEqual([...liveFields], ["homeTeam", "awayTeam", "homeScore", "awayScore", "period", "team", "teamScore"])
+    assert.deepStrictEqual([...liveFields], [
+      "homeTeam", "awayTeam", "homeScore", "awayScore", "period", "team", "teamScore",
+      "homePenalties", "awayPenalties", "teamPenalties", "homeFouls", "awayFouls", "teamFouls",
+      "homeTimeouts", "awayTimeouts", "teamTimeouts"
+    ])
   })
 
   it("are found in a value, spaces inside the braces tolerated", () => {
