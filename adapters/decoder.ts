@@ -46,6 +46,18 @@ export interface ProtocolDefinition<Options = unknown> {
   readonly updates: "full" | "partial"
   /** Sports this decoder knows field layouts for (API sport codes). */
   readonly sports: ReadonlyArray<string>
+  /**
+   * When one kind of frame serves several sports and does not say which (Stramatel's code 0x35:
+   * handball, football, hockey, floorball), the groups of `sports` read alike, in the console's
+   * words: `sniff` tries one sport per group and names the group. Without it, every sport is tried.
+   */
+  readonly sportFamilies?: ReadonlyArray<{ readonly words: string; readonly sports: ReadonlyArray<string> }>
+  /**
+   * Layouts the protocol's consoles differ by that the wire tells apart (Fair-Play's packet
+   * lengths): `sniff` decodes with each and prints the options of the one that reads cleanly.
+   * The first is the default (its options are {}). Without it, `sniff` tries {} only.
+   */
+  readonly variants?: ReadonlyArray<{ readonly name: string; readonly words: string; readonly options: Readonly<Record<string, string | number>> }>
   /** Decodes the protocol-specific `options` block of a place's scoreboard config. */
   readonly optionsSchema: Schema.Codec<Options, unknown>
   makeDecoder(options: Options & { readonly sport: string; readonly maxFrameBytes?: number }): Decoder

@@ -9,6 +9,7 @@ import { demoCommand } from "./demo/demo-command.ts"
 import { captureCommand } from "./cli/capture-command.ts"
 import { checkCommand } from "./cli/check-command.ts"
 import { doctorCommand } from "./cli/doctor-command.ts"
+import { learnCommand } from "./cli/learn-command.ts"
 import { overlayPreviewCommand } from "./cli/overlay-preview-command.ts"
 import { outboxCommand } from "./cli/outbox-command.ts"
 import { replayCommand } from "./cli/replay-command.ts"
@@ -24,6 +25,7 @@ const root = Command.make("scorebridge").pipe(
     doctorCommand,
     sniffCommand,
     captureCommand,
+    learnCommand,
     replayCommand,
     overlayPreviewCommand,
     outboxCommand,

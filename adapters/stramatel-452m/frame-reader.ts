@@ -2,10 +2,7 @@ import type { GamePoint, Reading, Side } from "../../src/domain/reading.ts"
 import { MalformedFrame } from "../shared/field-values.ts"
 import { blankPaddedNumber } from "../shared/fixed-width.ts"
 import type { Digits, Layout, Sides } from "./layouts.ts"
-
-const blank = 0x20
-const zero = 0x30
-const tieBreakOn = 0x31
+import { clockAt, digitPairAt, isOn, penaltiesAt } from "./side-fields.ts"
 
 type Draft = { -readonly [K in keyof Reading]: Reading[K] }
 
@@ -20,24 +17,13 @@ const digitsPair = (frame: Uint8Array, base: number, sides: Sides<Digits>) =>
 
 const gamePointText: Readonly<Record<string, GamePoint>> = { "0": "0", "00": "0", "15": "15", "30": "30", "40": "40", "A": "AD", "AD": "AD" }
 
-const gamePointAt = (frame: Uint8Array, at: number, tieBreak: boolean): GamePoint | undefined => {
-  if (tieBreak) return blankPaddedNumber(frame, at, 2)
-  const text = String.fromCharCode(frame[at]!, frame[at + 1]!).trim().toUpperCase()
+const gamePointAt = (frame: Uint8Array, field: Digits, tieBreak: boolean): GamePoint | undefined => {
+  if (tieBreak) return blankPaddedNumber(frame, field.at, field.width)
+  const text = String.fromCharCode(...frame.subarray(field.at, field.at + field.width)).trim().toUpperCase()
   if (text === "") return undefined
   const point = gamePointText[text]
   if (point === undefined) throw new MalformedFrame(`game points ${JSON.stringify(text)}`)
   return point
-}
-
-const isDigitOrBlank = (byte: number) => byte === blank || (byte >= zero && byte <= zero + 9)
-
-/** `MMSS`, or `SSt` + blank under a minute; the clock is never a score, so an odd one is just left out. */
-const clockAt = (frame: Uint8Array, at: number): string | undefined => {
-  for (let i = at; i < at + 4; i++) if (!isDigitOrBlank(frame[i]!)) return undefined
-  const text = String.fromCharCode(frame[at]!, frame[at + 1]!, frame[at + 2]!, frame[at + 3]!)
-  if (text.trim() === "") return undefined
-  if (frame[at + 3] === blank) return frame[at + 2] === blank ? undefined : `${text.slice(0, 2).trim() || "0"}.${text[2]}`
-  return `${text.slice(0, 2).trim() || "0"}:${text.slice(2, 4).replace(" ", "0")}`
 }
 
 const serveAt = (byte: number | undefined): Side | undefined =>
@@ -65,7 +51,14 @@ const setsAt = (frame: Uint8Array, base: number, layout: Layout, period: number 
   return sets
 }
 
-/** Reads the frame starting at `base` with `layout`; throws `MalformedFrame` for anything not shown as documented. */
+const shifted = (base: number, field: Digits): Digits => ({ at: base + field.at, width: field.width })
+
+/**
+ * Reads the frame starting at `base` with `layout`. Score, period and set fields
+ * not shown as documented (a non-digit, one side of a pair blank) throw
+ * `MalformedFrame`: a half-understood frame must never become a score. What is
+ * shown beside the score (clock, penalties, fouls, time-outs) is left out instead.
+ */
 export const readFrame = (frame: Uint8Array, base: number, layout: Layout, receivedAt: number): Reading => {
   const reading: Draft = { receivedAt }
   if (layout.score !== undefined) {
@@ -74,12 +67,12 @@ export const readFrame = (frame: Uint8Array, base: number, layout: Layout, recei
   }
   if (layout.gamePoints !== undefined) {
     const { away, home, tieBreak: flag } = layout.gamePoints
-    const tieBreak = frame[base + flag] === tieBreakOn
+    const tieBreak = isOn(frame[base + flag])
     reading.tieBreak = tieBreak
-    const points = pairOf(gamePointAt(frame, base + home, tieBreak), gamePointAt(frame, base + away, tieBreak))
+    const points = pairOf(gamePointAt(frame, shifted(base, home), tieBreak), gamePointAt(frame, shifted(base, away), tieBreak))
     if (points !== undefined) reading.gamePoints = points
   }
-  const period = layout.period === undefined ? undefined : blankPaddedNumber(frame, base + layout.period, 1)
+  const period = layout.period === undefined ? undefined : blankPaddedNumber(frame, base + layout.period.at, layout.period.width)
   if (period !== undefined) reading.period = period
   if (layout.setsWon !== undefined) {
     const { away, home } = layout.setsWon
@@ -92,9 +85,19 @@ export const readFrame = (frame: Uint8Array, base: number, layout: Layout, recei
     const serve = serveAt(frame[base + layout.serve])
     if (serve !== undefined) reading.serve = serve
   }
-  if (layout.clock !== undefined) {
+  const showsTimeOfDay = layout.timeOfDay !== undefined && isOn(frame[base + layout.timeOfDay])
+  if (layout.clock !== undefined && !showsTimeOfDay) {
     const clock = clockAt(frame, base + layout.clock)
     if (clock !== undefined) reading.clock = clock
+  }
+  if (layout.penalties !== undefined) reading.penalties = penaltiesAt(frame, base, layout.penalties)
+  if (layout.teamFouls !== undefined) {
+    const fouls = digitPairAt(frame, { home: base + layout.teamFouls.home, away: base + layout.teamFouls.away })
+    if (fouls !== undefined) reading.teamFouls = fouls
+  }
+  if (layout.timeouts !== undefined) {
+    const timeouts = digitPairAt(frame, { home: base + layout.timeouts.home, away: base + layout.timeouts.away })
+    if (timeouts !== undefined) reading.timeouts = timeouts
   }
   return reading
 }

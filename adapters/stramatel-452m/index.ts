@@ -2,10 +2,11 @@ import { ReadingBatch } from "../shared/reading-batch.ts"
 import { type Decoder, emptyStats, type ProtocolDefinition } from "../decoder.ts"
 import { frameLength, makeFrameScanner } from "./framing.ts"
 import { readFrame } from "./frame-reader.ts"
-import { layoutOf, layouts } from "./layouts.ts"
-import { optionsSchema, sportTable, type StramatelOptions } from "./sport-codes.ts"
+import { layoutNameOf } from "./layouts.ts"
+import { layoutsByCode, optionsSchema, type StramatelOptions } from "./options.ts"
+import { readSports, sportFamilies } from "./sport-codes.ts"
 
-export type { StramatelOptions } from "./sport-codes.ts"
+export type { StramatelOptions } from "./options.ts"
 
 /** Stramatel 452 M consoles' "Interface TV" output. */
 export const stramatel452m: ProtocolDefinition<StramatelOptions> = {
@@ -13,32 +14,33 @@ export const stramatel452m: ProtocolDefinition<StramatelOptions> = {
   description: "Stramatel 452 M console, \"Interface TV\" output (RS-485, 54-byte frames)",
   serialDefaults: { baudRate: 19200, dataBits: 8, parity: "none", stopBits: 1 },
   updates: "full",
-  sports: Object.keys(layouts),
+  sports: readSports,
+  sportFamilies,
   optionsSchema,
   makeDecoder(options): Decoder {
     const stats = emptyStats()
-    const sportOf = sportTable(options.sportCodes)
-    const layout = layoutOf(options.sport)
+    const place = layoutNameOf(options.sport)
+    const byCode = layoutsByCode(options)
     const scanner = makeFrameScanner((bytes) => stats.skippedBytes += bytes)
     const batch = new ReadingBatch()
-    let receivedAt = 0
 
-    // Other sports' frames (player names, individual points) share the bus: skipped, not bad.
-    const onFrame = (buffer: Uint8Array, offset: number) => {
-      if (sportOf[buffer[offset + 1]!] !== options.sport) {
+    // Frames of other codes (player names, individual points, another sport) share the bus: skipped, not bad.
+    const onFrame = (buffer: Uint8Array, offset: number, startedAt: number) => {
+      const code = byCode[buffer[offset + 1]!]
+      if (code === undefined || (place !== undefined && code.name !== place)) {
         stats.skippedBytes += frameLength
-      } else if (layout === undefined) {
+      } else if (place === undefined) {
+        // A sport frame at a place whose sport no layout reads (set by the service, not the config).
         stats.badFrames++
       } else {
-        batch.read(stats, () => readFrame(buffer, offset, layout, receivedAt))
+        batch.read(stats, () => readFrame(buffer, offset, code.layout, startedAt))
       }
     }
 
     return {
       stats,
-      push(chunk, at) {
-        receivedAt = at
-        scanner.push(chunk, onFrame)
+      push(chunk, receivedAt) {
+        scanner.push(chunk, receivedAt, onFrame)
         return batch.take()
       }
     }

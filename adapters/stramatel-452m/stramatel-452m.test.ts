@@ -1,31 +1,14 @@
-import { Schema } from "effect"
 import { describe, expect, it } from "vitest"
-import type { Reading } from "../../src/domain/reading.ts"
-import { concat, seededRandom } from "../shared/seeded-random.ts"
 import { frame } from "./encode.ts"
-import { stramatel452m } from "./index.ts"
+import { concat, decoderFor, hex, seededRandom, withBytes } from "./test-support.ts"
 
-const decoder = (sport: string, sportCodes?: Record<string, string>) =>
-  stramatel452m.makeDecoder({ sport, ...(sportCodes === undefined ? {} : { sportCodes }) })
-
-const hex = (text: string) => Uint8Array.from(text.trim().split(/\s+/), (h) => parseInt(h, 16))
+const decoder = (sport: string) => decoderFor(sport)
 
 // The protocol note's synthetic frame: set 2, 18–21, sets 1–0, set 1 = 25–20, away serving.
 const docVolleyballFrame = hex(
   "F8 36 20 20 30 30 30 30 20 31 38 20 32 31 32 31 30 31 32 30 31 30 20 20 32 35 32 30" + " 20".repeat(22) +
     " 33 20 20 0D"
 )
-
-/** Frames with a byte changed, for malformed-field cases. */
-const withBytes = (bytes: Uint8Array, changes: Record<number, string>) => {
-  const copy = bytes.slice()
-  for (const [at, text] of Object.entries(changes)) {
-    for (let i = 0; i < text.length; i++) copy[Number(at) + i] = text.charCodeAt(i)
-  }
-  return copy
-}
-
-const isScore = (n: unknown) => typeof n === "number" && Number.isInteger(n) && n >= 0 && n < 1000
 
 describe("stramatel-452m volleyball", () => {
   it("decodes the documented synthetic frame", () => {
@@ -39,6 +22,8 @@ describe("stramatel-452m volleyball", () => {
       setsWon: [1, 0],
       sets: [[25, 20], [18, 21]],
       serve: "away",
+      // Bytes 17/18 of the synthetic frame are `1` and `2`.
+      timeouts: [1, 2],
       clock: "00:00"
     }])
     expect(d.stats).toEqual({ frames: 1, badFrames: 0, overlong: 0, skippedBytes: 0 })
@@ -124,13 +109,34 @@ describe("stramatel-452m tennis", () => {
 })
 
 describe("stramatel-452m basketball", () => {
-  it("decodes 3-digit scores and the clock", () => {
+  it("decodes 3-digit scores, the period, fouls, time-outs and the clock", () => {
     const d = decoder("basketball")
-    const readings = d.push(concat(frame(0x33, { home: 102, away: 99, clock: "8:15" }), frame(0x33, { home: 0, away: 7, clock: "4.2" })), 3)
+    const readings = d.push(concat(
+      frame(0x33, { home: 102, away: 99, period: 4, clock: "8:15", teamFouls: [5, 3], timeouts: [2, 1], shotClock: "6D" }),
+      frame(0x33, { home: 0, away: 7, period: 1, clock: "4.2" })
+    ), 3)
     expect(readings).toEqual([
-      { receivedAt: 3, home: 102, away: 99, clock: "08:15" },
-      { receivedAt: 3, home: 0, away: 7, clock: "4.2" }
+      { receivedAt: 3, home: 102, away: 99, period: 4, teamFouls: [5, 3], timeouts: [2, 1], clock: "8:15" },
+      { receivedAt: 3, home: 0, away: 7, period: 1, clock: "4.2" }
     ])
+  })
+})
+
+describe("stramatel-452m handball family (0x35)", () => {
+  it("round-trips frames built by the encoder, penalties included", () => {
+    const penalties = { home: ["2:00", undefined, "0:45"], away: [undefined, "1:30"] }
+    const f = frame(0x35, { home: 27, away: 30, period: 2, clock: "59.9", timeouts: [1, 1], penalties })
+    expect(decoder("handball").push(f, 9)).toEqual([{
+      receivedAt: 9,
+      home: 27,
+      away: 30,
+      period: 2,
+      clock: "59.9",
+      timeouts: [1, 1],
+      penalties: { home: [{ remaining: "2:00" }, { remaining: "0:45" }], away: [{ remaining: "1:30" }] }
+    }])
+    // Flag 7 = slots 1 and 3, flag 4 = slot 2, as the code table gives them.
+    expect(String.fromCharCode(f[15]!, f[16]!)).toBe("74")
   })
 })
 
@@ -184,57 +190,16 @@ describe("stramatel-452m framing", () => {
     expect(d.stats).toMatchObject({ frames: 1, badFrames: 0, skippedBytes: 108 })
   })
 
-  it("counts frames of the place's sport with no known layout", () => {
-    const d = decoder("handball")
-    const handball = frame(0x33, { home: 1, away: 1 })
-    handball[1] = 0x35
-    expect(d.push(handball, 1)).toEqual([])
-    expect(d.stats).toMatchObject({ frames: 0, badFrames: 1 })
-  })
-})
-
-describe("stramatel-452m options", () => {
-  const decode = Schema.decodeUnknownSync(stramatel452m.optionsSchema)
-
-  it("maps other sport codes to a layout, merged over the defaults", () => {
-    const options = decode({ sportCodes: { "0x46": "volleyball" } })
-    const d = stramatel452m.makeDecoder({ ...options, sport: "volleyball" })
-    const newer = frame(0x46, { home: 3, away: 4, period: 1 }, "volleyball")
-    expect(d.push(concat(newer, docVolleyballFrame), 1).map((r) => r.home)).toEqual([3, 18])
-  })
-
-  it("rejects a sport code that is not a byte", () => {
-    expect(() => decode({ sportCodes: { "36": "volleyball" } })).toThrow(/sportCodes: 36 is not a byte like 0x36/)
-  })
-})
-
-describe("stramatel-452m robustness", () => {
-  const checkReading = (r: Reading) => {
-    for (const n of [r.home, r.away]) if (n !== undefined) expect(isScore(n)).toBe(true)
-    for (const set of r.sets ?? []) expect(set.every(isScore)).toBe(true)
-  }
-
-  it("never throws on random bytes and emits only sane readings", () => {
-    const random = seededRandom(1)
-    for (const sport of ["volleyball", "tennis", "basketball"]) {
-      const d = decoder(sport)
-      for (let i = 0; i < 2000; i++) d.push(random.bytes(random.int(0, 120)), i).forEach(checkReading)
-    }
-  })
-
-  it("never throws on well-framed frames with random content", () => {
-    const random = seededRandom(2)
-    for (const [sport, code] of [["volleyball", 0x36], ["tennis", 0x39], ["basketball", 0x33]] as const) {
-      const d = decoder(sport)
-      for (let i = 0; i < 2000; i++) {
-        const f = random.bytes(54).map((b) => (random.next() < 0.5 ? 0x30 + (b % 10) : b))
-        f[0] = 0xf8
-        f[1] = code
-        f[53] = 0x0d
-        d.push(f, i).forEach(checkReading)
-      }
-      expect(d.stats.frames + d.stats.badFrames).toBe(2000)
-      expect(d.stats.badFrames).toBeGreaterThan(0)
-    }
+  it("stamps a frame cut across reads with the read that brought its 0xF8", () => {
+    const f = frame(0x36, { home: 4, away: 5, period: 1 })
+    const d = decoder("volleyball")
+    expect(d.push(concat(f, f.subarray(0, 10)), 100).map((r) => r.receivedAt)).toEqual([100])
+    expect(d.push(f.subarray(10, 30), 130)).toEqual([])
+    expect(d.push(concat(f.subarray(30), f.subarray(0, 1)), 160).map((r) => r.receivedAt)).toEqual([100])
+    expect(d.push(f.subarray(1), 190).map((r) => r.receivedAt)).toEqual([160])
+    // Chatter before a frame start in the same read does not change its stamp.
+    expect(d.push(concat(hex("01 02 F8"), f.subarray(0, 20)), 200)).toEqual([])
+    expect(d.push(f.subarray(20), 220).map((r) => r.receivedAt)).toEqual([200])
+    expect(d.stats).toMatchObject({ frames: 4, badFrames: 0, skippedBytes: 3 })
   })
 })

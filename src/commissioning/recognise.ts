@@ -1,4 +1,5 @@
 import { Result, Schema } from "effect"
+import type { ProtocolDefinition } from "../../adapters/decoder.ts"
 import { protocols } from "../../adapters/registry.ts"
 import type { Reading } from "../domain/reading.ts"
 import type { ReceivedChunk } from "../domain/received.ts"
@@ -20,6 +21,8 @@ export interface SportResult {
   /** Readings with a field that was not a number: the sport's layout does not fit. */
   readonly garbled: number
   readonly sample?: Reading
+  /** The sports that read the same frames (one console code for all), in the console's words, when there are such. */
+  readonly family?: { readonly words: string; readonly sports: ReadonlyArray<string> }
 }
 
 export interface ProtocolResult {
@@ -29,13 +32,19 @@ export interface ProtocolResult {
   /** Over every sport tried: the most frames decoded and the bad frames seen with them. */
   readonly frames: number
   readonly badFrames: number
+  /** Of a protocol whose consoles come in layouts the wire tells apart (`ProtocolDefinition.variants`): the one that read best. */
+  readonly variant?: ProtocolVariant
 }
+
+type ProtocolVariant = NonNullable<ProtocolDefinition["variants"]>[number]
 
 // Opening a port mid-stream cuts one frame; a line at the wrong speed yields many bad ones.
 const maxBadShare = 0.1
 
-const decodeAs = (protocol: string, sport: string, chunks: ReadonlyArray<ReceivedChunk>): SportResult => {
-  const decoder = protocols[protocol]!.makeDecoder({ sport })
+const decodeAs = (protocol: string, sport: string, chunks: ReadonlyArray<ReceivedChunk>, options: ProtocolVariant["options"] = {}): SportResult => {
+  const definition = protocols[protocol]!
+  const decoder = definition.makeDecoder({ ...options, sport })
+  const family = definition.sportFamilies?.find((f) => f.sports.includes(sport))
   let readings = 0
   let sample: Reading | undefined
   for (const chunk of chunks) {
@@ -45,7 +54,7 @@ const decodeAs = (protocol: string, sport: string, chunks: ReadonlyArray<Receive
   }
   const { frames, badFrames } = decoder.stats
   const garbled = (decoder.stats as { garbledReadings?: number }).garbledReadings ?? 0
-  return { sport, frames, badFrames, readings, garbled, ...(sample === undefined ? {} : { sample }) }
+  return { sport, frames, badFrames, readings, garbled, ...(sample === undefined ? {} : { sample }), ...(family === undefined ? {} : { family }) }
 }
 
 /** Protocols that decode with no options at all; the others (lines, json) need a field map first. */
@@ -54,15 +63,31 @@ export const optionFreeProtocols = (): ReadonlyArray<string> =>
     .filter((definition) => Result.isSuccess(Schema.decodeUnknownResult(definition.optionsSchema)({})))
     .map((definition) => definition.name)
 
-/** Feeds the bytes to every option-free decoder, for each sport worth trying. */
+/** Every sport the protocol knows, but only the first of each group that reads alike. */
+const sportsToTry = (protocol: string): ReadonlyArray<string> => {
+  const { sportFamilies = [], sports } = protocols[protocol]!
+  return sniffSports[protocol] ?? sports.filter((sport) => !sportFamilies.some((f) => f.sports.includes(sport) && f.sports[0] !== sport))
+}
+
+const decodeVariant = (protocol: string, chunks: ReadonlyArray<ReceivedChunk>, variant?: ProtocolVariant): ProtocolResult => {
+  const tried = sportsToTry(protocol).map((sport) => decodeAs(protocol, sport, chunks, variant?.options))
+  const best = tried.reduce((a, b) => (b.frames > a.frames ? b : a))
+  const sports = tried
+    .filter((s) => s.readings > 0 && s.garbled === 0)
+    .sort((a, b) => b.readings - a.readings || b.frames - a.frames)
+  return { protocol, sports, frames: best.frames, badFrames: best.badFrames, ...(variant === undefined ? {} : { variant }) }
+}
+
+/** A clean result first; of two alike, the one with more good frames; of equals, the earlier (the default). */
+const readsBetter = (a: ProtocolResult, b: ProtocolResult) =>
+  isClean(a) !== isClean(b) ? isClean(a) : a.frames - a.badFrames > b.frames - b.badFrames
+
+/** Feeds the bytes to every option-free decoder, in each of its variants, for each sport worth trying. */
 export const decodeWithEveryProtocol = (chunks: ReadonlyArray<ReceivedChunk>): ReadonlyArray<ProtocolResult> =>
   optionFreeProtocols().map((protocol) => {
-    const tried = (sniffSports[protocol] ?? protocols[protocol]!.sports).map((sport) => decodeAs(protocol, sport, chunks))
-    const best = tried.reduce((a, b) => (b.frames > a.frames ? b : a))
-    const sports = tried
-      .filter((s) => s.readings > 0 && s.garbled === 0)
-      .sort((a, b) => b.readings - a.readings || b.frames - a.frames)
-    return { protocol, sports, frames: best.frames, badFrames: best.badFrames }
+    const variants = protocols[protocol]!.variants
+    if (variants === undefined || variants.length === 0) return decodeVariant(protocol, chunks)
+    return variants.map((variant) => decodeVariant(protocol, chunks, variant)).reduce((best, next) => (readsBetter(next, best) ? next : best))
   })
 
 /** Decoded into readings with hardly any bad frames: the line speed and protocol are right. */

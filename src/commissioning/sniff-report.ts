@@ -1,6 +1,6 @@
 import type { Reading } from "../domain/reading.ts"
 import { formatHostPort } from "../domain/host-port.ts"
-import type { ProtocolResult } from "./recognise.ts"
+import type { ProtocolResult, SportResult } from "./recognise.ts"
 import type { NetworkLink } from "./source.ts"
 import type { TextGuess } from "./text-guess.ts"
 
@@ -38,27 +38,48 @@ export const viaNetwork = (link: NetworkLink, from: string): HeardVia => {
 
 const snippetHeader = "Config for this controller (under the place's entry in places:):"
 
+const orList = (items: ReadonlyArray<string>) => items.length < 2 ? items.join("") : `${items.slice(0, -1).join(", ")} or ${items.at(-1)}`
+
+/** The `sport:` lines of a report whose frames are of one kind: one sport, or a code several sports share. */
+const namedSport = (result: SportResult): { readonly said: string; readonly snippet: string } => {
+  const family = result.family
+  if (family === undefined) return { said: `  sport: ${result.sport}`, snippet: `    sport: ${result.sport}` }
+  if (family.sports.length === 1) return { said: `  sport: ${result.sport} (${family.words})`, snippet: `    sport: ${result.sport}` }
+  return {
+    said: `  sport: ${family.words}; the frames do not say which: set sport: to the one played here (${orList(family.sports)})`,
+    snippet: `    # sport: ${family.sports.join(" | ")}   (the one played here; or leave it out to use the service's, needs service.companyKey)`
+  }
+}
+
 /** What sniff prints once a decoder read the bytes cleanly, ending with the config to paste. */
 export const recognisedReport = (result: ProtocolResult, via: HeardVia): ReadonlyArray<string> => {
   const [first] = result.sports
-  const named = result.sports.length === 1
+  const named = result.sports.length === 1 ? namedSport(first!) : undefined
   return [
     `Recognised ${result.protocol} ${via.how}: ${result.frames} frames decoded, ${result.badFrames} bad.`,
-    ...(named
-      ? [`  sport: ${first!.sport}`, `  sample reading: ${first!.sample === undefined ? "none" : shown(first!.sample)}`]
+    ...(result.variant === undefined ? [] : [`  variant: ${result.variant.name} — ${result.variant.words}`]),
+    ...(named !== undefined
+      ? [named.said, `  sample reading: ${first!.sample === undefined ? "none" : shown(first!.sample)}`]
       : [
         "  The stream does not say which sport the console runs; each of these layouts reads it (compare with the board):",
         ...result.sports.map((s) => `    ${s.sport}: ${s.sample === undefined ? "no reading" : shown(s.sample)}`)
       ]),
     "",
     snippetHeader,
-    named
-      ? `    sport: ${first!.sport}`
+    named !== undefined
+      ? named.snippet
       : `    # sport: the stream does not name it: set the place's sport (e.g. ${first!.sport}), or leave it out to use the service's (needs service.companyKey)`,
     "    scoreboard:",
     `      protocol: ${result.protocol}`,
-    ...via.config
+    ...via.config,
+    ...variantOptions(result)
   ]
+}
+
+/** The options that choose a variant other than the default, as lines of the snippet. */
+const variantOptions = ({ variant }: ProtocolResult): ReadonlyArray<string> => {
+  const options = Object.entries(variant?.options ?? {})
+  return options.length === 0 ? [] : ["      options:", ...options.map(([key, value]) => `        ${key}: ${value}`)]
 }
 
 /** Text or JSON: the protocol is clear, but which column is which only the technician can say. */

@@ -110,7 +110,7 @@ const exactlyOneLink = Schema.makeFilter<{ readonly serial?: unknown; readonly m
 
 export const Scoreboard = Schema.Struct({
   protocol: Schema.Literals(protocolNames).annotate({
-    description: "Controller protocol: daktronics-rtd | stramatel-452m | bodet-scorepad (Bodet Scorepad, message 11) | fairplay-mp70 (Trans-Lux Fair-Play MP-70/MP-50, RS-232 ProLine) | lines (text lines, regex or delimiter) | json (JSON payloads)."
+    description: "Controller protocol: daktronics-rtd | stramatel-452m | bodet-scorepad (Bodet Scorepad, message 11) | fairplay-mp70 (Trans-Lux Fair-Play MP-70/MP-50, RS-232 data output) | lines (text lines, regex or delimiter) | json (JSON payloads)."
   }),
   serial: Schema.optionalKey(SerialLine.annotate({ description: "Scoreboard controller on a serial port (USB adapter, RS-232/RS-485)." })),
   mqtt: Schema.optionalKey(MqttSource),

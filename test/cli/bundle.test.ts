@@ -25,7 +25,7 @@ describe.skipIf(!built)("the bundled CLI (dist/scorebridge.mjs, what an installe
   it("lists every command", () => {
     const result = spawnSync(node, [bundle, "--help"], { encoding: "utf8" })
     expect(result.status).toBe(0)
-    for (const command of ["run", "check", "doctor", "sniff", "capture", "replay", "overlay-preview", "outbox", "demo", "sim"]) {
+    for (const command of ["run", "check", "doctor", "sniff", "capture", "learn", "replay", "overlay-preview", "outbox", "demo", "sim"]) {
       expect(result.stdout).toMatch(new RegExp(`\\n  ${command} `))
     }
   })

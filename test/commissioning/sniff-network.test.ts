@@ -84,12 +84,13 @@ describe("scorebridge sniff over the network (process)", () => {
 
   it("recognises a Fair-Play MP-70 over TCP (a converter's client mode connecting to the bridge)", async () => {
     const { port, started } = await startSniff("--tcp-listen")
-    const packets = Array.from({ length: 20 }, (_, i) => [clockPacket(`12:${String(40 - i).padStart(2, "0")}`), statePacket({ home: 4, away: 1, period: 2 })]).flat()
+    const packets = Array.from({ length: 20 }, (_, i) => [clockPacket({ clock: `12:${String(40 - i).padStart(2, "0")}`, period: 2 }), statePacket({ home: 4, away: 1 })]).flat()
     await consoleSending(port, new Uint8Array(Buffer.concat(packets)))
     const run = await finished(started)
     expect(run.code).toBe(0)
     expect(run.stdout).toMatch(/Recognised fairplay-mp70 from console 127\.0\.0\.1:\d+: \d+ frames decoded, 0 bad\./u)
-    expect(run.stdout).toContain(["    scoreboard:", "      protocol: fairplay-mp70", "      tcp:", `        listen: 127.0.0.1:${port}`].join("\n"))
+    expect(run.stdout).toMatch(/^ {2}variant: rink /mu)
+    expect(run.stdout.trimEnd().endsWith(["    scoreboard:", "      protocol: fairplay-mp70", "      tcp:", `        listen: 127.0.0.1:${port}`].join("\n"))).toBe(true)
   })
 
   it("exits 1 with what to check when no console connects within --wait-seconds", async () => {

@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest"
 import { protocols } from "../../adapters/registry.ts"
 import { seededRandom } from "../../adapters/shared/seeded-random.ts"
 import { message11 } from "../../adapters/bodet-scorepad/encode.ts"
-import { clockPacket, statePacket } from "../../adapters/fairplay-mp70/encode.ts"
+import { gameStream as fairplayGame } from "../../adapters/fairplay-mp70/test-support.ts"
 import { frame } from "../../adapters/stramatel-452m/encode.ts"
 import type { Reading } from "../../src/domain/reading.ts"
 import { type PtyPair, startPtyPair, writeToPty } from "../support/pty.ts"
@@ -78,23 +78,72 @@ describe("scorebridge sniff (process)", () => {
     expect(listening(run.stdout)).toHaveLength(1)
   })
 
-  it("recognises a Bodet Scorepad and a Fair-Play MP-70 on a serial line", async () => {
+  it("names the sport from the Stramatel code: basketball (0x33), the 0x35 family, volleyball; bus chatter between frames", async () => {
+    // Individual points (0x38) and a names frame (0x77) share the bus with the main frame, as on a real console.
+    const chatter = [frame(0x33, { home: 1, away: 1 }), frame(0x33, { home: 2, away: 2 })].map((f, i) => {
+      f[1] = i === 0 ? 0x38 : 0x77
+      return f
+    })
+    const consoles = [
+      {
+        main: (i: number) => frame(0x33, { home: 60 + i, away: 58, period: 3, clock: "4:12", teamFouls: [4, 2], timeouts: [1, 1], shotClock: "6D" }),
+        said: "  sport: basketball (code 0x33: basketball or netball)",
+        snippet: "    sport: basketball\n    scoreboard:\n      protocol: stramatel-452m",
+        sample: { away: 58, period: 3, teamFouls: [4, 2] }
+      },
+      {
+        main: (i: number) => frame(0x35, { home: 3, away: 2, period: 2, clock: `${10 + (i % 10)}:00`, penalties: { home: ["2:00"], away: [] } }),
+        said: "  sport: code 0x35: handball, football/futsal, hockey or floorball; the frames do not say which: "
+          + "set sport: to the one played here (handball, soccer, futsal, hockey or unihockey)",
+        snippet: "    # sport: handball | soccer | futsal | hockey | unihockey   (the one played here; or leave it out to use the service's, needs service.companyKey)\n"
+          + "    scoreboard:\n      protocol: stramatel-452m",
+        sample: { home: 3, away: 2, period: 2, penalties: { home: [{ remaining: "2:00" }], away: [] } }
+      },
+      {
+        main: (i: number) => frame(0x36, { home: 10 + i, away: 8, period: 2, sets: [[25, 20], [10 + i, 8]], setsWon: [1, 0] }),
+        said: "  sport: volleyball",
+        snippet: "    sport: volleyball\n    scoreboard:\n      protocol: stramatel-452m",
+        sample: { away: 8, period: 2, setsWon: [1, 0] }
+      }
+    ]
+    for (const console of consoles) {
+      const frames = Array.from({ length: 30 }, (_, i) => [console.main(i), ...(i % 3 === 0 ? chatter : [])]).flat()
+      player = playInLoop(pty.writerPath, new Uint8Array(Buffer.concat(frames)), 54, 10)
+      const run = await sniff("--bauds", "19200")
+      player.stop()
+      player = undefined
+      expect(run.code, run.stdout).toBe(0)
+      expect(run.stdout).toMatch(/Recognised stramatel-452m at 19200 baud: \d+ frames decoded, 0 bad\./u)
+      expect(run.stdout.split("\n")).toContain(console.said)
+      expect(shownReading(run.stdout, "sample reading:")).toMatchObject(console.sample)
+      expect(run.stdout).toContain(`\n${console.snippet}\n`)
+    }
+  })
+
+  it("recognises a Bodet Scorepad on a serial line", async () => {
     const bodet = Array.from({ length: 30 }, (_, i) => message11({ clock: `8:${String(30 + i % 30).padStart(2, "0")}`, home: 5, away: 4, period: 3 }))
     player = playInLoop(pty.writerPath, new Uint8Array(Buffer.concat(bodet)), 21, 10)
     const heardBodet = await sniff("--bauds", "9600")
     expect(heardBodet.code).toBe(0)
     expect(heardBodet.stdout).toMatch(/Recognised bodet-scorepad at 9600 baud: \d+ frames decoded, 0 bad\./u)
     expect(heardBodet.stdout).toMatch(/^ {6}protocol: bodet-scorepad\n {6}serial:/mu)
-    player.stop()
+  })
 
-    const fairplay = Array.from({ length: 20 }, () => [clockPacket("15:00"), statePacket({ home: 2, away: 2, period: 1 })]).flat()
-    player = playInLoop(pty.writerPath, new Uint8Array(Buffer.concat(fairplay)), 80, 10)
-    const heardFairplay = await sniff("--bauds", "9600")
-    expect(heardFairplay.code).toBe(0)
-    expect(heardFairplay.stdout).toMatch(/Recognised fairplay-mp70 at 9600 baud: \d+ frames decoded, 0 bad\./u)
+  it.each([
+    ["rink", {}, /^ {2}variant: rink — 11-byte C packets with the clock and the period at byte 7, 55-byte H packets/mu],
+    ["proline", { variant: "proline" }, /^ {2}variant: proline — 80-byte C and H packets, the period in the H packet/mu]
+  ] as const)("recognises a Fair-Play MP-70 of variant %s and prints its options only when not the default", async (variant, options, said) => {
+    // A stretch of a game as the console sends it (the rink console: 2–3 C packets per H packet).
+    player = playInLoop(pty.writerPath, fairplayGame(7, 60, options).bytes, 80, 10)
+    const heard = await sniff("--bauds", "9600")
+    expect(heard.code).toBe(0)
+    expect(heard.stdout).toMatch(/Recognised fairplay-mp70 at 9600 baud: \d+ frames decoded, 0 bad\./u)
+    expect(heard.stdout).toMatch(said)
     // The stream does not name its sport: every sport the layout fits is listed, hockey among them.
-    expect(heardFairplay.stdout).toMatch(/^ {4}hockey: \{/mu)
-    expect(heardFairplay.stdout).toMatch(/^ {6}protocol: fairplay-mp70\n {6}serial:/mu)
+    expect(heard.stdout).toMatch(/^ {4}hockey: \{/mu)
+    const snippet = ["    scoreboard:", "      protocol: fairplay-mp70", "      serial:", `        path: ${pty.daemonPath}`, "        baudRate: 9600"]
+    if (variant === "proline") snippet.push("      options:", "        variant: proline")
+    expect(heard.stdout.trimEnd().endsWith(snippet.join("\n")), heard.stdout).toBe(true)
   })
 
   it("says text lines and JSON lines need a field map, with a sample line", async () => {

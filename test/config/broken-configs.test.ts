@@ -106,7 +106,10 @@ const cases: ReadonlyArray<Case> = [
   { name: "nine data bits", yaml: edit((c) => c.places[0].scoreboard.serial.dataBits = 9), path: "places[0].scoreboard.serial.dataBits", message: "one of 7, 8" },
   { name: "duplicate place keys", yaml: edit((c) => c.places.push(structuredClone(c.places[0]))), path: "places[1].key", message: `duplicate place key "court-1" (also places[0])` },
   { name: "unknown sport code", yaml: edit((c) => c.places[0].sport = "tenis"), path: "places[0].sport", message: `got "tenis" — did you mean "tennis"?` },
-  { name: "sport the protocol cannot read", yaml: edit((c) => { c.places[0].sport = "soccer"; c.places[0].scoreboard = { protocol: "stramatel-452m", serial: { path: "/dev/ttyUSB0" } } }), path: "places[0].sport", message: "no field layout" },
+  // A boxing hall: a 452 M in boxing sends warnings where handball has its score; no sport code reads it.
+  { name: "sport the protocol cannot read", yaml: edit((c) => { c.places[0].sport = "wrestling"; c.places[0].scoreboard = { protocol: "stramatel-452m", serial: { path: "/dev/ttyUSB0" } } }), path: "places[0].sport", message: `protocol stramatel-452m has no field layout for "wrestling"` },
+  { name: "stramatel field outside the frame", yaml: edit((c) => { c.places[0].sport = "hockey"; c.places[0].scoreboard = { protocol: "stramatel-452m", serial: { path: "/dev/ttyUSB0" }, options: { fields: { home: "0x35 52-53" } } } }), path: "places[0].scoreboard.options.fields.home", message: "fields.home: bytes 52-53 are not inside a frame's data" },
+  { name: "stramatel fields overlapping", yaml: edit((c) => { c.places[0].sport = "hockey"; c.places[0].scoreboard = { protocol: "stramatel-452m", serial: { path: "/dev/ttyUSB0" }, options: { fields: { period: "0x35 13" } } } }), path: "places[0].scoreboard.options.fields.period", message: "fields.period: 0x35 13 overlaps away at 0x35 12-13" },
   { name: "no sport and no companyKey", yaml: edit((c) => { delete c.places[0].sport; delete c.service.companyKey }), path: "places[0]", message: "has no sport" },
   { name: "baseUrl not a URL", yaml: edit((c) => c.service.baseUrl = "api.example.com"), path: "service.baseUrl", message: "must be a URL" },
   { name: "baseUrl plain http", yaml: edit((c) => c.service.baseUrl = "http://api.example.com"), path: "service.baseUrl", message: "must use https://" },

@@ -77,7 +77,7 @@ describe("tcp listen: the console connects to the daemon process", () => {
   const cases: ReadonlyArray<readonly [string, () => Match<any>]> = [
     // Bodet's network output: the Scorepad connects to the bridge and streams message 11 among its others.
     ["bodet-scorepad", () => match("unihockey", bodetFloorball, floorballMatch(70), floorballEntry, 20)],
-    ["stramatel-452m", () => basketball(stramatelBasketball, { period: false }, 20, 71)],
+    ["stramatel-452m", () => basketball(stramatelBasketball, { period: true }, 20, 71)],
     // Partial updates over the network: settled with the network default window (90 ms).
     ["daktronics-rtd", () => basketball(daktronicsBasketball, { period: true }, 130, 72)]
   ]
@@ -142,7 +142,7 @@ describe("tcp connect: the daemon connects to a console that restarts", () => {
     // A Fair-Play console's RS-232 behind a serial-to-Ethernet converter.
     ["fairplay-mp70", () => match("hockey", () => fairplayConsole(), hockeyGame(80), hockeyEntry, 20)],
     ["daktronics-rtd", () => basketball(daktronicsBasketball, { period: true }, 130, 81)],
-    ["stramatel-452m", () => basketball(stramatelBasketball, { period: false }, 20, 82)]
+    ["stramatel-452m", () => basketball(stramatelBasketball, { period: true }, 20, 82)]
   ] as const)("%s: reconnects after the restart and every entry arrives once, in order", async (_name, makeMatch) => {
     const match = makeMatch()
     const console = match.console()
@@ -211,7 +211,7 @@ describe("udp listen: datagrams from one console", () => {
   afterEach(() => res.release())
 
   it.each([
-    ["stramatel-452m", () => basketball(stramatelBasketball, { period: false }, 20, 91)],
+    ["stramatel-452m", () => basketball(stramatelBasketball, { period: true }, 20, 91)],
     // One JSON document per datagram: the daemon frames udp: payloads as messages, no newline needed.
     ["json", () => basketball(jsonBasketball, { period: true }, 20, 92)]
   ] as const)("%s: every entry once; a second sender on the network changes nothing", async (_name, makeMatch) => {

@@ -14,7 +14,7 @@ import { startPtyBridge } from "./pty-match.ts"
 const cases: ReadonlyArray<readonly [string, () => SimulatedConsole<BasketballBoard>, { readonly period: boolean }, number]> = [
   // The decoder's RTD buffer outlives the port: frames after the replug carry only what changed.
   ["daktronics-rtd", daktronicsBasketball, { period: true }, 130],
-  ["stramatel-452m", stramatelBasketball, { period: false }, 20]
+  ["stramatel-452m", stramatelBasketball, { period: true }, 20]
 ]
 
 describe("a scoreboard pty unplugged and replugged mid-match", () => {

@@ -49,3 +49,22 @@ export const basketballEntry = (board: BasketballBoard, shows: { readonly period
   right: board.away,
   period: shows.period ? board.period : 0
 })
+
+/**
+ * Four quarters, each cut to its first `stepsPerQuarter` steps, the score
+ * running on across them: each quarter starts with the clock reset and the
+ * period up by one (an entry, the score unchanged).
+ */
+export const basketballGame = (seed: number, stepsPerQuarter = 12): Array<Step<BasketballBoard>> => {
+  const steps: Array<Step<BasketballBoard>> = []
+  let home = 0
+  let away = 0
+  for (let period = 1; period <= 4; period++) {
+    const quarter = basketballQuarter(seed + period, period).slice(0, stepsPerQuarter)
+    for (const { board, tick } of quarter) steps.push({ board: { ...board, home: home + board.home, away: away + board.away }, tick })
+    const last = steps.at(-1)!.board
+    home = last.home
+    away = last.away
+  }
+  return steps
+}
