@@ -2,26 +2,13 @@ import { describe, expect, it } from "vitest"
 import { scoreEntryFor } from "../../src/scoring/score-entry-for.ts"
 import { clockPacket, statePacket } from "./encode.ts"
 import { fairplayMp70 } from "./index.ts"
-import { ascii, concat, decoderFor as anyDecoder, effectRuns, positionEffects, withBytes } from "./test-support.ts"
+import { ascii, concat, decoderFor as anyDecoder, effectRuns, laidOut, positionEffects, STX, withBytes } from "./test-support.ts"
 import type { FairPlayOptions } from "./options.ts"
 
 /** The 80-byte ProLine description (variant B): chosen with `variant: proline`. */
 const proline = { variant: "proline" } as const
 const decoderFor = (sport = "hockey", options: FairPlayOptions = {}) => anyDecoder(sport, { ...proline, ...options })
 
-const STX = "\u0002"
-const ETX = "\u0003"
-
-/** Text laid out by position, checked against the documented offsets as it is built. */
-const laidOut = (segments: ReadonlyArray<readonly [number, string]>, length: number) => {
-  let text = ""
-  for (const [at, part] of segments) {
-    expect(text.length, `segment ${JSON.stringify(part)} starts at ${at}`).toBe(at)
-    text += part
-  }
-  expect(text.length + 1).toBe(length)
-  return ascii(text + ETX)
-}
 
 // The protocol note's layout, by hand: home 13–15, guest 29–31, period 45, penalty clocks 52–71.
 const docState = laidOut([

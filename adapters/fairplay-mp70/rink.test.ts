@@ -1,21 +1,8 @@
 import { describe, expect, it } from "vitest"
 import { replay } from "../../src/replay/replay.ts"
 import { clockPacket, statePacket } from "./encode.ts"
-import { ascii, concat, decoderFor, effectRuns, gameStream, positionEffects, withBytes } from "./test-support.ts"
+import { ascii, concat, decoderFor, effectRuns, gameStream, laidOut, positionEffects, STX, withBytes } from "./test-support.ts"
 
-const STX = "\u0002"
-const ETX = "\u0003"
-
-/** Text laid out by position, checked against the notes' offsets as it is built. */
-const laidOut = (segments: ReadonlyArray<readonly [number, string]>, length: number) => {
-  let text = ""
-  for (const [at, part] of segments) {
-    expect(text.length, `segment ${JSON.stringify(part)} starts at ${at}`).toBe(at)
-    text += part
-  }
-  expect(text.length + 1).toBe(length)
-  return ascii(text + ETX)
-}
 
 // Variant A, as the real console sent it: C 11 bytes (clock 2–5, period 7, "60" at 8–9).
 const rinkClock = laidOut([[0, `${STX}C`], [2, " 845"], [6, " "], [7, "2"], [8, "60"]], 11)

@@ -1,3 +1,4 @@
+import { expect } from "vitest"
 import { concat, seededRandom } from "../shared/seeded-random.ts"
 import type { Decoder } from "../decoder.ts"
 import { clockPacket, type PacketLayout, statePacket } from "./encode.ts"
@@ -11,6 +12,20 @@ export const decoderFor = (sport = "hockey", options: FairPlayOptions & { readon
   fairplayMp70.makeDecoder({ sport, ...options })
 
 export const ascii = (text: string): Uint8Array => Uint8Array.from(text, (c) => c.charCodeAt(0))
+
+export const STX = "\u0002"
+const ETX = "\u0003"
+
+/** A packet's text laid out by position, checked against the notes' offsets as it is built (the ETX is added). */
+export const laidOut = (segments: ReadonlyArray<readonly [number, string]>, length: number): Uint8Array => {
+  let text = ""
+  for (const [at, part] of segments) {
+    expect(text.length, `segment ${JSON.stringify(part)} starts at ${at}`).toBe(at)
+    text += part
+  }
+  expect(text.length + 1).toBe(length)
+  return ascii(text + ETX)
+}
 
 /** A copy of `packet` with `text` written at each position. */
 export const withBytes = (packet: Uint8Array, changes: Readonly<Record<number, string>>): Uint8Array => {
