@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest"
 import { scoreEntryFor } from "../../src/scoring/score-entry-for.ts"
 import { clockPacket, statePacket } from "./encode.ts"
 import { fairplayMp70 } from "./index.ts"
-import { ascii, concat, decoderFor as anyDecoder, effectRuns, laidOut, positionEffects, STX, withBytes } from "./test-support.ts"
+import { concat, decoderFor as anyDecoder, effectRuns, laidOut, positionEffects, STX, withBytes } from "./test-support.ts"
 import type { FairPlayOptions } from "./options.ts"
 
 /** The 80-byte ProLine description (variant B): chosen with `variant: proline`. */
