@@ -2,15 +2,12 @@ import { createHash } from "node:crypto"
 import type { ButtonEvent } from "../domain/button.ts"
 import type { ScoreEntry } from "../domain/score-entry.ts"
 import type { ClickBody, Overlay } from "../service/schemas.ts"
+import type { ClickWindow } from "./click-window.ts"
 import { type LatePress, lateWindow } from "./late-press.ts"
 
 export type Team = "home" | "away" | "none"
 
-/** Seconds of footage before and after the press; absent = the sport's default window. */
-export interface ClickWindow {
-  readonly beforeSeconds: number
-  readonly afterSeconds: number
-}
+export type { ClickWindow } from "./click-window.ts"
 
 /**
  * A click id derived from the press itself, so the same press seen twice

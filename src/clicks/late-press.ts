@@ -1,5 +1,5 @@
 import { footageKeptMs } from "../delivery/footage.ts"
-import type { ClickWindow } from "./click-body.ts"
+import type { ClickWindow } from "./click-window.ts"
 
 /**
  * A press that waited at the broker while the bridge was not listening (link or daemon down),

@@ -31,19 +31,8 @@ export interface PlaceClickSettings {
   ) => { readonly overlay?: Overlay; readonly problems?: ReadonlyArray<string> }
 }
 
-/** A late press's click, as the operator is told about it: when it can have been made, and the window it got. */
-export interface LateClick extends LatePress {
-  readonly startTime: number
-  readonly endTime: number
-}
-
-/** What became of a press, for the operator's feedback. */
-export type PressResult =
-  | { readonly _tag: "Queued"; readonly itemId: number; readonly clickId: string; readonly late?: LateClick }
-  | { readonly _tag: "NoEvent" }
-  | { readonly _tag: "UndoQueued"; readonly itemId: number; readonly clickItemId: number }
-  | { readonly _tag: "NothingToUndo"; readonly reason: string }
-  | { readonly _tag: "NotStored"; readonly error: string }
+export type { LateClick, PressResult } from "./press-result.ts"
+import type { PressResult } from "./press-result.ts"
 
 const noAutos = { unsent: [], sent: [] } as const
 

@@ -1,5 +1,5 @@
 import type { DatabaseSync } from "node:sqlite"
-import type { ItemKind, ItemState } from "./outbox.ts"
+import type { ItemKind, ItemState } from "./item-kinds.ts"
 
 /**
  * The outbox's SQL, prepared once per open database. Column types and the kind/state values are

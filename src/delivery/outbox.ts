@@ -11,8 +11,8 @@ import { slowCommitReporter, slowSyncReporter } from "./slow-disk.ts"
 
 export { OutboxOpenError, OutboxReadError, OutboxWriteError } from "./outbox-errors.ts"
 
-export type ItemKind = "click" | "score" | "undo"
-export type ItemState = "pending" | "delivered" | "warning" | "dead" | "missed"
+export type { ItemKind, ItemState } from "./item-kinds.ts"
+import type { ItemKind, ItemState } from "./item-kinds.ts"
 
 export interface OutboxItem {
   /** Monotonically increasing, never reused; lane order. */

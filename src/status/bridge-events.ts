@@ -1,7 +1,7 @@
 import { Context, Effect, Layer, PubSub, type Scope, Stream } from "effect"
 import type { ButtonEvent } from "../domain/button.ts"
 import type { Reading } from "../domain/reading.ts"
-import type { PressResult } from "../clicks/press-handler.ts"
+import type { PressResult } from "../clicks/press-result.ts"
 import type { LinkState } from "../domain/received.ts"
 import type { ScoreEntry } from "../domain/score-entry.ts"
 import type { DecoderStats } from "../../adapters/decoder.ts"

@@ -1,6 +1,29 @@
 import { Effect, Option, Redacted } from "effect"
 import type { IClientOptions, MqttClient } from "mqtt"
-import type { MqttConnectionOptions } from "./mqtt.ts"
+
+export interface MqttConnectionOptions {
+  readonly url: string
+  /** Stable across restarts: the broker keeps the persistent session under this id. */
+  readonly clientId: string
+  readonly username?: string
+  readonly password?: Redacted.Redacted<string>
+  /** PEM contents, not file paths. */
+  readonly tls?: {
+    readonly ca?: string
+    readonly cert?: string
+    readonly key?: Redacted.Redacted<string>
+    readonly rejectUnauthorized?: boolean
+  }
+  readonly will?: { readonly topic: string; readonly payload: string; readonly retain: boolean }
+  /** Default 1000. */
+  readonly reconnectPeriodMs?: number
+  /**
+   * Where the connection notes when it last heard from the broker (see listening-mark.ts), so
+   * that after a restart it knows since when the messages of its resumed session waited.
+   * Without it, since an unknown time.
+   */
+  readonly listeningMarkFile?: string
+}
 
 /** How the one mqtt.js client is set up and taken down: a persistent session under a stable id. */
 export const clientOptions = (options: MqttConnectionOptions, reconnectPeriod: number): IClientOptions => ({

@@ -1,7 +1,9 @@
-import { Context, Effect, Layer, Option, Queue, Redacted, Schedule, Schema, Stream, SubscriptionRef } from "effect"
+import { Context, Effect, Layer, Option, Queue, Schedule, Schema, Stream, SubscriptionRef } from "effect"
 import { connect } from "mqtt"
 import { MqttArrivals } from "./mqtt-arrivals.ts"
-import { clientOptions, describeBroker, endClient } from "./mqtt-client.ts"
+import { clientOptions, describeBroker, endClient, type MqttConnectionOptions } from "./mqtt-client.ts"
+
+export type { MqttConnectionOptions } from "./mqtt-client.ts"
 import type { LinkState } from "../domain/received.ts"
 import { type Held, HeldMessages } from "./held-messages.ts"
 import { listeningMarkEveryMs, readListeningMark, writeListeningMark } from "./listening-mark.ts"
@@ -40,29 +42,6 @@ export interface SubscribeOptions {
   readonly manualAck?: boolean
 }
 
-export interface MqttConnectionOptions {
-  readonly url: string
-  /** Stable across restarts: the broker keeps the persistent session under this id. */
-  readonly clientId: string
-  readonly username?: string
-  readonly password?: Redacted.Redacted<string>
-  /** PEM contents, not file paths. */
-  readonly tls?: {
-    readonly ca?: string
-    readonly cert?: string
-    readonly key?: Redacted.Redacted<string>
-    readonly rejectUnauthorized?: boolean
-  }
-  readonly will?: { readonly topic: string; readonly payload: string; readonly retain: boolean }
-  /** Default 1000. */
-  readonly reconnectPeriodMs?: number
-  /**
-   * Where the connection notes when it last heard from the broker (see listening-mark.ts), so
-   * that after a restart it knows since when the messages of its resumed session waited.
-   * Without it, since an unknown time.
-   */
-  readonly listeningMarkFile?: string
-}
 
 export interface PublishOptions {
   readonly retain?: boolean

@@ -1,0 +1,38 @@
+import { spawnSync } from "node:child_process"
+import { mkdirSync, rmSync, writeFileSync } from "node:fs"
+import { join } from "node:path"
+import { afterAll, describe, expect, it } from "vitest"
+
+/**
+ * No module of the product imports itself through others, type-only imports included: a circle
+ * means one of its files holds something that belongs elsewhere. dependency-cruiser does the
+ * looking (.dependency-cruiser.cjs); its swc parser keeps `import type` lines, which TypeScript 7
+ * has no API yet for dependency-cruiser to read.
+ */
+const repo = join(import.meta.dirname, "../..")
+const depcruise = join(repo, "node_modules/.bin/depcruise")
+
+const cruise = (...paths: ReadonlyArray<string>) =>
+  spawnSync(depcruise, [...paths, "--validate", ".dependency-cruiser.cjs", "--output-type", "err"], { cwd: repo, encoding: "utf8", timeout: 60_000 })
+
+// Inside the repository, so that the config's tsconfig.json is found as for the product.
+const fixture = join(repo, "test-artifacts/import-circle-fixture")
+afterAll(() => rmSync(fixture, { recursive: true, force: true }))
+
+describe("import circles", () => {
+  it("the check finds a circle made only of type imports", () => {
+    mkdirSync(fixture, { recursive: true })
+    writeFileSync(join(fixture, "a.ts"), 'import type { B } from "./b.ts"\nexport interface A { readonly b?: B }\n')
+    writeFileSync(join(fixture, "b.ts"), 'import type { A } from "./a.ts"\nexport interface B { readonly a?: A }\n')
+    const result = cruise("test-artifacts/import-circle-fixture")
+    expect(result.status).not.toBe(0)
+    expect(result.stdout).toContain("no-circular")
+    expect(result.stdout).toMatch(/a\.ts/u)
+  })
+
+  it("there is none in the product (src/, adapters/)", () => {
+    const result = cruise("src", "adapters")
+    expect(result.stdout, result.stdout).toMatch(/no dependency violations found \((\d{3,}) modules/u)
+    expect(result.status, result.stdout).toBe(0)
+  })
+})
