@@ -39,7 +39,7 @@ const noAutos = { unsent: [], sent: [] } as const
 /**
  * Turns a press into an outbox item: a click (stamped with the live event when
  * known) or an undo of the place's last highlight. Clicks go ahead of every
- * score backlog; the scheduler only needs waking.
+ * score backlog: the rate budget grants them the next slot.
  */
 export const handlePress = Effect.fnUntraced(function*(
   settings: PlaceClickSettings,

@@ -27,7 +27,7 @@ const loopWatch: LoopWatch = { blindMs: watchMs + 15, graceMs: 3 * watchMs }
 
 /**
  * One place's scoreboard: received bytes → decoder → readings → settled score
- * entries on a real change → outbox (durably) → scheduler. An entry is stamped
+ * entries on a real change → outbox (committed; sent once on disk) → scheduler. An entry is stamped
  * with the receive time of the frame that first showed the change and with the
  * event known to be live then. `settleMs` > 0 (partial-update protocols) holds
  * a change until its frames stop coming: see ChangeSettler.

@@ -13,7 +13,7 @@ import { topicMatches } from "./topic-filter.ts"
 export interface MqttMessage {
   readonly topic: string
   readonly payload: Uint8Array
-  /** ms since epoch, stamped as the client handed the message over. */
+  /** ms since epoch: when the PUBLISH's bytes arrived on the connection (mqtt-arrivals.ts), not when mqtt.js handed it over. */
   readonly receivedAt: number
   /** Set for a retained message replayed on subscribe: old state, not a fresh event. */
   readonly retained: boolean

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from "vitest"
 import { resources, type Resources, tempDir } from "../scoreboard/harness.ts"
 import { eventually } from "../support/eventually.ts"
 import { clicksOn, nextClientId, place, sport, startBroker, startDaemon, startService, untilHeard, waitForClicks, waitForLog } from "./harness.ts"
+import { sleep } from "../support/sleep.ts"
 
 const remoteTopic = "zigbee2mqtt/court1-remote"
 
@@ -28,8 +29,6 @@ const startBridge = async (res: Resources) => {
   const moments = async () => (await service.control.state()).events.find((e) => e.key === eventKey)!.moments
   return { service, eventKey, daemon, press, moments }
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 describe("a click the service does not answer cleanly", () => {
   const res = resources()

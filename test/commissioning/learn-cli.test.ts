@@ -12,6 +12,7 @@ import { captureLine, parseCapture } from "../../src/replay/capture-format.ts"
 import { eventually } from "../support/eventually.ts"
 import { openWriter, type PtyPair, startPtyPair } from "../support/pty.ts"
 import { type ConsoleLayout, fairplayPacket, gameChunks, hockeyGame, mmss, right, rtdWrites, type Shown, stramatelFrame, textLine } from "./learn-support.ts"
+import { sleep } from "../support/sleep.ts"
 
 const cli = join(import.meta.dirname, "../../bin/scorebridge")
 const scratch = mkdtempSync(join(tmpdir(), "scorebridge-learn-"))
@@ -162,8 +163,6 @@ const startLive = (args: ReadonlyArray<string>): Live => {
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)))
   return { child, stdout: () => stdout, exited }
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 /**
  * Plays the game on the pty while a technician types each moment: the console sends a moment's

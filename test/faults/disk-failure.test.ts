@@ -9,6 +9,7 @@ import { checkPresses, eventOf } from "./support/guarantees.ts"
 import { primeSession } from "./support/presses.ts"
 import { statusOutputs, tokenLeaks } from "./support/token-scan.ts"
 import { mqttPlace, remoteTopic, startWorld, type World } from "./support/world.ts"
+import { sleep } from "../support/sleep.ts"
 
 /**
  * The card fails an outbox fsync (EIO): the daemon must say so in one fatal line and exit 74
@@ -26,7 +27,6 @@ const healthyPresses = 3
 const failingPresses = 2
 
 const unavailable = slowDiskUnavailable()
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 // Released in reverse: the daemon first (release kills it), then the disk it had open, then its directory.
 const res = resources()

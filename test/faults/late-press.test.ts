@@ -8,8 +8,7 @@ import { eventually } from "../support/eventually.ts"
 import { primeSession } from "./support/presses.ts"
 import { figures, recordFigures } from "./support/summary.ts"
 import { mqttPlace, remoteTopic, startWorld, type World } from "./support/world.ts"
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+import { sleep } from "../support/sleep.ts"
 
 let world: World | undefined
 afterEach(async () => {

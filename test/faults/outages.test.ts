@@ -7,8 +7,7 @@ import { pressEvery, primeSession } from "./support/presses.ts"
 import { settleAndCheck } from "./support/settle.ts"
 import { figures } from "./support/summary.ts"
 import { startWorld, type World } from "./support/world.ts"
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+import { sleep } from "../support/sleep.ts"
 
 let world: World | undefined
 afterEach(async () => {

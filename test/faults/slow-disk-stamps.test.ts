@@ -13,6 +13,7 @@ import { mountSlowDisk, slowDiskUnavailable } from "../support/slow-disk.ts"
 import { comparable, eventOf } from "./support/guarantees.ts"
 import { primeSession } from "./support/presses.ts"
 import { mqttPlace, remoteTopic, scoreboardPlace, startWorld, type World } from "./support/world.ts"
+import { sleep } from "../support/sleep.ts"
 
 /**
  * Stamps stay exact while the outbox's fsyncs take 400 ms (issue 14): the daemon as a real
@@ -34,7 +35,6 @@ const frameGapMs = 60
 const stampLimitMs = 100
 
 const unavailable = slowDiskUnavailable()
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 const until = (at: number) => sleep(Math.max(0, at - Date.now()))
 
 // Released in reverse: the pty writer, the daemon (release kills it), the disk it had open, its directory.

@@ -13,6 +13,7 @@ import { pressEvery, primeSession } from "./support/presses.ts"
 import { settleAndCheck } from "./support/settle.ts"
 import { figures } from "./support/summary.ts"
 import { scoreboardPlace, startWorld, type World } from "./support/world.ts"
+import { sleep } from "../support/sleep.ts"
 
 /**
  * kill -9 while an outbox write is stalled, then a power cut (issue 14). The state directory is on
@@ -41,7 +42,6 @@ const gapMs = long ? 450 : 120
 const aliveMs = long ? [4_000, 9_000] as const : [4_000, 7_000] as const
 
 const unavailable = slowDiskUnavailable()
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 // Released in reverse: the daemon first (release kills it), then the disk it had open, then its directory.
 const res = resources()

@@ -9,6 +9,7 @@ import { scenarioTimeoutMs } from "./support/mode.ts"
 import { pressEvery, primeSession } from "./support/presses.ts"
 import { figures, recordFigures } from "./support/summary.ts"
 import { mqttPlace, startWorld, type World } from "./support/world.ts"
+import { sleep } from "../support/sleep.ts"
 
 /**
  * The state directory read-only or full, for real: the daemon runs in its own mount namespace
@@ -19,8 +20,6 @@ import { mqttPlace, startWorld, type World } from "./support/world.ts"
 const probe = mkdtempSync(join(tmpdir(), "scorebridge-faults-mount-"))
 const canMount = spawnSync("unshare", ["-m", "mount", "-t", "tmpfs", "tmpfs", probe]).status === 0
 rmSync(probe, { recursive: true, force: true })
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 let world: World | undefined
 const stateRoots: Array<string> = []

@@ -17,6 +17,7 @@ import {
 import type { Expected, Step } from "../scoreboard/matches/match.ts"
 import { eventually } from "../support/eventually.ts"
 import { openWriter, startPtyPair } from "../support/pty.ts"
+import { sleep } from "../support/sleep.ts"
 
 /**
  * Shared pieces of the auto-highlight end-to-end tests: a console on a socat pty feeding the
@@ -35,7 +36,7 @@ export const startPtyBridge = async (res: Resources, sport: Sport, console: Simu
   return { pty, bridge, writer }
 }
 
-export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+export { sleep }
 
 export interface ClickMetadata {
   readonly clickId: string

@@ -5,8 +5,7 @@ import { expectDelivered, expectModelShape, resources, type WriteTimes } from ".
 import { expectedEntries, type Step } from "./matches/match.ts"
 import { floorballEntry, floorballMatch } from "./matches/floorball-match.ts"
 import { startPtyBridge } from "./pty-match.ts"
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+import { sleep } from "../support/sleep.ts"
 
 /** Message 11 is 21 bytes. */
 const scoreFrameLength = 21

@@ -2,8 +2,7 @@ import { concat, seededRandom } from "../../adapters/shared/seeded-random.ts"
 import { busChatter, type BusConsole } from "./consoles/stramatel.ts"
 import type { WriteTimes } from "./harness.ts"
 import type { Step } from "./matches/match.ts"
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+import { sleep } from "../support/sleep.ts"
 
 export interface BusPlay {
   readonly seed: number

@@ -6,8 +6,7 @@ import type { SimulatedConsole } from "./consoles/console.ts"
 import { expectDelivered, resources, type WriteTimes } from "./harness.ts"
 import type { Expected } from "./matches/match.ts"
 import { startPtyBridge } from "./pty-match.ts"
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+import { sleep } from "../support/sleep.ts"
 
 /** The real capture's frames, each from its SYN to its ETB. */
 const captureFrames = (): Array<Uint8Array> => {

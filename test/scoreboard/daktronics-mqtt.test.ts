@@ -11,8 +11,7 @@ import { expectDelivered, places, resources, startBridge, type WriteTimes } from
 import { expectedEntries } from "./matches/match.ts"
 import { tennisEntry } from "./matches/tennis-set.ts"
 import { tennisGameWon, tennisSetWon } from "./matches/turning-points.ts"
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+import { sleep } from "../support/sleep.ts"
 
 /**
  * RTD frames forwarded over MQTT (a serial-to-MQTT gateway), one message per frame: the frames

@@ -9,6 +9,7 @@ import { expectDelivered, resources, startBridge, tempDir, waitForSerialConnects
 import { expectedEntries } from "./matches/match.ts"
 import { volleyballSetWonAndNextSet } from "./matches/turning-points.ts"
 import { volleyballEntry } from "./matches/volleyball-match.ts"
+import { sleep } from "../support/sleep.ts"
 
 /**
  * A bridge whose process is held (a busy CPU, a long GC, the machine swapping)
@@ -19,7 +20,6 @@ import { volleyballEntry } from "./matches/volleyball-match.ts"
  * won shown as the new set's). The held process is a real SIGSTOP of the real
  * daemon, the change a real split write over a pty.
  */
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 /** The daemon's default settle window for daktronics-rtd at 19200 baud. */
 const settleWindowMs = 80

@@ -2,6 +2,7 @@ import { seededRandom } from "../../adapters/shared/seeded-random.ts"
 import type { FieldConsole } from "./consoles/daktronics-fields.ts"
 import type { WriteTimes } from "./harness.ts"
 import type { Step } from "./matches/match.ts"
+import { sleep } from "../support/sleep.ts"
 
 /**
  * How a change's frames reach the daemon: all in one write (one read), or cut
@@ -18,8 +19,6 @@ export interface FieldPlay {
   /** Before a clock-only step. */
   readonly tickGapMs?: number
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 /** Largest pause between two reads of one burst: below the 80 ms default window at 19200 baud, with room for jitter. */
 const maxSplitGapMs = 30

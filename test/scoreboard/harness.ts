@@ -14,6 +14,7 @@ import { freePort } from "../support/free-port.ts"
 import { type Resources, tempDir } from "../support/resources.ts"
 import type { SimulatedConsole } from "./consoles/console.ts"
 import type { Expected, Step } from "./matches/match.ts"
+import { sleep } from "../support/sleep.ts"
 
 export { type Resources, resources, tempDir } from "../support/resources.ts"
 
@@ -201,8 +202,6 @@ const startDaemonProcess = (res: Resources, rawConfig: object, stateDirectory: s
 export const waitForSerialConnects = (bridge: Bridge, count: number) =>
   eventually(`the daemon to have opened its serial port ${count} time(s)`, () =>
     bridge.serialConnects() >= count ? true : undefined, { timeoutMs: 8_000 })
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 /** Write times (ms) of each step; a step written several times (a probe) has several. */
 export type WriteTimes = Array<Array<number>>

@@ -19,13 +19,12 @@ import { type Expected, expectedEntries, type Step } from "./matches/match.ts"
 import { tennisEntry } from "./matches/tennis-set.ts"
 import { tennisSetWon, volleyballSetWonAndNextSet } from "./matches/turning-points.ts"
 import { volleyballEntry } from "./matches/volleyball-match.ts"
+import { sleep } from "../support/sleep.ts"
 
 /**
  * Every protocol works over every link: consoles on real loopback sockets, the daemon reading
  * them (as a real process where the socket is its own), the simulator checking what arrives.
  */
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 const logsMatching = (bridge: Bridge, pattern: RegExp) => bridge.logs.filter((line) => pattern.test(line)).length
 

@@ -1,11 +1,11 @@
 import { afterEach, describe, expect, it } from "vitest"
 import { fieldsOf, startHarness, type Harness } from "./support.ts"
+import { sleep } from "../support/sleep.ts"
 
 let h: Harness
 afterEach(async () => { await h.close() })
 
 const overlay = { imageSource: "https://example.test/logo.png", position: { horizontal: "right", vertical: "top" }, heightPercentOfHeight: 10 }
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 describe("clicks", () => {
   it("creates a moment whose two clips appear after the clip delay", async () => {

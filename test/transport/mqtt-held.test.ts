@@ -10,6 +10,7 @@ import { MqttConnection, type MqttMessage } from "../../src/transport/mqtt.ts"
 import { type Proxy, startProxy } from "../faults/support/proxy.ts"
 import { eventually } from "../support/eventually.ts"
 import { type Mosquitto, startMosquitto } from "../support/mosquitto.ts"
+import { sleep } from "../support/sleep.ts"
 
 /**
  * Which messages the connection marks as held by the broker, against a real mosquitto: the link
@@ -33,7 +34,6 @@ afterAll(async () => {
 
 const topic = "zigbee2mqtt/held-remote"
 const markFile = () => join(dir, "mqtt-listening")
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 const text = (m: MqttMessage) => Buffer.from(m.payload).toString()
 
 /** The daemon's connection, through the forwarder, subscribed to `topic`. */

@@ -9,6 +9,7 @@ import { tcpListenChunks } from "../../src/transport/tcp-listen.ts"
 import { udpListenChunks } from "../../src/transport/udp-listen.ts"
 import { eventually } from "../support/eventually.ts"
 import { freePort } from "../support/free-port.ts"
+import { sleep } from "../support/sleep.ts"
 
 /** Runs a transport in the background, recording what it delivers, reports and logs. */
 const startReading = (chunksOf: (onState: (state: LinkState) => void) => Stream.Stream<ReceivedChunk>) => {
@@ -36,8 +37,6 @@ const track = (reading: Reading) => {
   cleanups.push(() => reading.stop())
   return reading
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 const tcpClient = (port: number, localAddress = "127.0.0.1"): Promise<Socket> =>
   new Promise((resolve, reject) => {
