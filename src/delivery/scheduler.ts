@@ -112,13 +112,17 @@ export class Scheduler extends Context.Service<Scheduler, {
           yield* bus.publish({ _tag: "Settled", place: item.place, itemId: item.id, kind: item.kind, outcome: stale })
           return yield* record(item, stale)
         }
-        // The in-doubt mark is written while the item waits, not inside its slot.
-        const markedFor = item.sentAt === null ? yield* deliverer.markBeforeSlot(item) : undefined
-        // Nothing leaves before it is on disk (the scheduler sees an item as soon as it is committed).
-        yield* outbox.onDisk(item.id)
-        yield* budget.acquire(...slotOf(item)).pipe(
-          // Shut down before its slot: nothing left, so the item is not in doubt after a restart.
-          Effect.onInterrupt(() => markedFor === undefined ? Effect.void : Effect.ignore(outbox.unmarkSending(item.id)))
+        const markedFor = yield* Effect.gen(function*() {
+          // The in-doubt mark is written while the item waits, not inside its slot.
+          const marked = item.sentAt === null ? yield* deliverer.markBeforeSlot(item) : undefined
+          // Nothing leaves before it is on disk (the scheduler sees an item as soon as it is committed).
+          yield* outbox.onDisk(item.id)
+          yield* budget.acquire(...slotOf(item))
+          return marked
+        }).pipe(
+          // Shut down before its slot (while its mark was written, waited for the disk, or for the
+          // slot): nothing left, so an item that was not in doubt before is not after a restart.
+          Effect.onInterrupt(() => item.sentAt === null ? Effect.ignore(outbox.unmarkSending(item.id)) : Effect.void)
         )
         const outcome = yield* deliverer.deliver(item, markedFor).pipe(Effect.ensuring(budget.finished))
         yield* bus.publish({ _tag: "Settled", place: item.place, itemId: item.id, kind: item.kind, outcome })

@@ -99,6 +99,30 @@ it("an item shut down while it waits for its slot is not left in doubt", async (
   expect(await scorePosts(d)).toHaveLength(1)
 }, 30_000)
 
+it("an item shut down while its in-doubt mark waits for the disk is not left in doubt", async () => {
+  // The disk never confirms the second entry's writes: the shutdown lands while it waits for them,
+  // after its mark and before its slot (a slow card under load made the window real in CI).
+  const stalled = new Set<number>()
+  const d = (delivery = await startDelivery(1, {
+    wrapOutbox: (outbox) => ({ ...outbox, onDisk: (id) => (stalled.has(id) ? Effect.never : outbox.onDisk(id)) })
+  }))
+  await d.control.startEvent("court-1")
+  const first = await d.append({ place: "court-1", kind: "score", payload: genericEntry(0, Date.now()), createdAt: Date.now() })
+  await waitFor(async () => (await scorePosts(d, 200)).length === 1, 5_000, "the first entry")
+  // Ids are given in order: the next append is first.id + 1.
+  stalled.add(first.id + 1)
+  const second = await d.append({ place: "court-1", kind: "score", payload: genericEntry(1, Date.now()), createdAt: Date.now() })
+  const sentAtOf = (id: number) => d.run(Effect.flatMap(Effect.service(Outbox), (outbox) => outbox.get(id))).then((item) => Option.getOrThrow(item).sentAt)
+  await waitFor(async () => (await sentAtOf(second.id)) !== null, 3_000, "the second entry's in-doubt mark")
+  await d.runtime.dispose()
+
+  const reopened = await Effect.runPromise(Effect.scoped(Effect.gen(function*() {
+    return yield* Effect.map((yield* Outbox).get(second.id), Option.getOrThrow)
+  }).pipe(Effect.provide(Outbox.layer({ stateDirectory: d.stateDirectory })))))
+  expect(reopened.state).toBe("pending")
+  expect(reopened.sentAt).toBeNull()
+}, 30_000)
+
 it("a click whose event had to be looked up is marked while it waits for its second slot", async () => {
   const d = (delivery = await startSlowDisk())
   await appendPressWithUnknownEvent(d, "slow-disk-lookup")
