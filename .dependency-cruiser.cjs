@@ -1,4 +1,4 @@
-/** Import circles in the product (type-only imports included) fail `npm test` (test/architecture/import-circles.test.ts). */
+/** Import circles in the product or its simulator (type-only imports included) fail `npm test` (test/architecture/import-circles.test.ts). */
 module.exports = {
   forbidden: [
     {

@@ -1,6 +1,6 @@
 import { join } from "node:path"
 import { DatabaseSync } from "node:sqlite"
-import type { RecordedRequest } from "../src/simulator/control-client.ts"
+import type { RecordedRequest } from "../simulator/control-client.ts"
 import { sleep } from "./stats.ts"
 import type { Place, Venue } from "./venue.ts"
 

@@ -1,5 +1,5 @@
 import { protocols } from "../adapters/registry.ts"
-import type { RecordedRequest } from "../src/simulator/control-client.ts"
+import type { RecordedRequest } from "../simulator/control-client.ts"
 import { accepted, allRequests, type Press, pendingScores, type ScoreWrite } from "./deliveries.ts"
 import { sleep } from "./stats.ts"
 import { pressButton, type Venue, writeScoreChange } from "./venue.ts"

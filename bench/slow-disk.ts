@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
-import type { RecordedRequest } from "../src/simulator/control-client.ts"
+import type { RecordedRequest } from "../simulator/control-client.ts"
 import { type FsyncRecord, mountSlowDisk } from "../test/support/slow-disk.ts"
 import type { Cleanup } from "./cleanup.ts"
 import { heldTiming } from "../src/transport/held-messages.ts"

@@ -98,7 +98,8 @@ if [[ -z "$token" && ! -f "$token_path" ]]; then die "no token given and none st
 # --- program files: world-readable, root-owned; the service's dynamic user only reads them ---
 umask 022
 run install -d -m 0755 "$opt"
-for item in bin src adapters config systemd scripts package.json package-lock.json README.md docs; do
+# simulator/: the `demo` and `sim` commands load it (the bundle that npm ci builds has it as a chunk).
+for item in bin src adapters simulator config systemd scripts package.json package-lock.json README.md docs; do
   run rm -rf "${opt:?}/$item"
   run cp -R "$repo/$item" "$opt/$item"
 done

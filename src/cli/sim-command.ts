@@ -1,6 +1,5 @@
 import { Console, Effect, Option } from "effect"
 import { Command, Flag } from "effect/cli"
-import { demoSeed, loadSeed, startSimulator } from "../simulator/index.ts"
 
 export const simCommand = Command.make(
   "sim",
@@ -14,6 +13,9 @@ export const simCommand = Command.make(
     rate: Flag.Finite("rate").pipe(Flag.withDescription("Requests per second allowed per token (429 beyond)"), Flag.withDefault(1))
   },
   Effect.fn(function*({ port, host, seed, rate }) {
+    // Imported here, not at the top: the simulator stays out of what the daemon loads (its own
+    // chunk of the bundle, scripts/build.ts).
+    const { demoSeed, loadSeed, startSimulator } = yield* Effect.promise(() => import("../../simulator/index.ts"))
     const seedData = Option.isSome(seed) ? yield* Effect.try(() => loadSeed(seed.value)) : demoSeed
     const sim = yield* Effect.acquireRelease(
       Effect.promise(() => startSimulator({ port, host, seed: seedData, requestsPerSecond: rate })),

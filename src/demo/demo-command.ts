@@ -6,8 +6,6 @@ import { Command, Flag } from "effect/cli"
 import { Config } from "../config/schema.ts"
 import { daemonLayer } from "../daemon/daemon-layer.ts"
 import { pinoLoggerLayer } from "../observability/logger.ts"
-import { SimulatorControl } from "../simulator/control-client.ts"
-import { startSimulator } from "../simulator/index.ts"
 import { BridgeEvents } from "../status/bridge-events.ts"
 import { describeEvent } from "./describe-event.ts"
 import { simulatedTennisConsole } from "./simulated-console.ts"
@@ -19,6 +17,11 @@ export const demoCommand = Command.make(
     pointEveryMs: Flag.Int("point-every-ms").pipe(Flag.withDescription("Time between points on the simulated board"), Flag.withDefault(1500))
   },
   Effect.fn(function*({ points, pointEveryMs }) {
+    // Imported here, not at the top: the simulator stays out of what the daemon loads (its own
+    // chunk of the bundle, scripts/build.ts).
+    const [{ startSimulator }, { SimulatorControl }] = yield* Effect.promise(() =>
+      Promise.all([import("../../simulator/index.ts"), import("../../simulator/control-client.ts")])
+    )
     const sim = yield* Effect.acquireRelease(
       Effect.promise(() => startSimulator({ port: 0, requestsPerSecond: 1 })),
       (s) => Effect.promise(() => s.close())

@@ -1,9 +1,9 @@
 import { spawnSync } from "node:child_process"
-import { existsSync, mkdirSync, readFileSync } from "node:fs"
+import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs"
 import { join } from "node:path"
 import { afterEach, describe, expect, it } from "vitest"
-import { SimulatorControl } from "../../src/simulator/control-client.ts"
-import { startSimulator } from "../../src/simulator/index.ts"
+import { SimulatorControl } from "../../simulator/control-client.ts"
+import { startSimulator } from "../../simulator/index.ts"
 import { resources, tempDir } from "../scoreboard/harness.ts"
 import { eventually } from "../support/eventually.ts"
 import { freePort } from "../support/free-port.ts"
@@ -28,6 +28,23 @@ describe.skipIf(!built)("the bundled CLI (dist/scorebridge.mjs, what an installe
     for (const command of ["run", "check", "doctor", "sniff", "capture", "learn", "replay", "overlay-preview", "outbox", "demo", "sim"]) {
       expect(result.stdout).toMatch(new RegExp(`\\n  ${command} `))
     }
+  })
+
+  it("keeps the simulator out of what the daemon loads: the entry and the chunks it imports statically", () => {
+    // A route only the simulator serves.
+    const marker = "/_control/faults"
+    const loaded = new Set<string>()
+    const load = (file: string) => {
+      if (loaded.has(file)) return
+      loaded.add(file)
+      const code = readFileSync(join(root, "dist", file), "utf8")
+      // Static imports only (`from"./chunk-…"`, `import"./chunk-…"`); `import("./chunk-…")` is what sim and demo load on demand.
+      for (const [, chunk] of code.matchAll(/(?:from|import)\s*"\.\/(chunk-[\w-]+\.mjs)"/gu)) load(chunk!)
+    }
+    load("scorebridge.mjs")
+    for (const file of loaded) expect(readFileSync(join(root, "dist", file), "utf8"), file).not.toContain(marker)
+    const chunks = readdirSync(join(root, "dist")).filter((f) => f.startsWith("chunk-") && !loaded.has(f))
+    expect(chunks.filter((f) => readFileSync(join(root, "dist", f), "utf8").includes(marker))).toHaveLength(1)
   })
 
   it("validates a shipped example like the sources do", () => {

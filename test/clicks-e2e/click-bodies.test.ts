@@ -1,6 +1,6 @@
 import type { FileHandle } from "node:fs/promises"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import type { RecordedRequest } from "../../src/simulator/control-client.ts"
+import type { RecordedRequest } from "../../simulator/control-client.ts"
 import { resources, tempDir } from "../scoreboard/harness.ts"
 import { eventually } from "../support/eventually.ts"
 import { openWriter, type PtyWriter, startPtyPair } from "../support/pty.ts"

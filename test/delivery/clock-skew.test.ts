@@ -2,7 +2,7 @@ import { Effect, Layer, Logger, Option, Redacted } from "effect"
 import { afterEach, describe, expect, it } from "vitest"
 import { clockSkewLayer, clockSkewMs } from "../../src/delivery/clock-skew.ts"
 import { ServiceClient } from "../../src/service/client.ts"
-import { type RunningSimulator, startSimulator } from "../../src/simulator/index.ts"
+import { type RunningSimulator, startSimulator } from "../../simulator/index.ts"
 
 let sim: RunningSimulator | undefined
 afterEach(async () => {

@@ -5,8 +5,8 @@ import { Effect, Layer, ManagedRuntime, Redacted, References } from "effect"
 import { Outbox } from "../../src/delivery/outbox.ts"
 import { Scheduler } from "../../src/delivery/scheduler.ts"
 import { deliveryLayer } from "../../src/daemon/delivery-layer.ts"
-import { SimulatorControl } from "../../src/simulator/control-client.ts"
-import { type RunningSimulator, type SimulatorSeed, startSimulator } from "../../src/simulator/index.ts"
+import { SimulatorControl } from "../../simulator/control-client.ts"
+import { type RunningSimulator, type SimulatorSeed, startSimulator } from "../../simulator/index.ts"
 
 /**
  * The real delivery core (SQLite outbox, rate budget, scheduler, HTTP client)
@@ -50,11 +50,7 @@ export const startDelivery = async (
   const runtime = ManagedRuntime.make(layer)
   const run = <A, E>(effect: Effect.Effect<A, E, Layer.Success<typeof layer>>) => runtime.runPromise(effect)
   const append = (input: Parameters<Outbox["Service"]["append"]>[0]) =>
-    run(Effect.gen(function*() {
-      const item = yield* (yield* Outbox).append(input)
-      yield* (yield* Scheduler).wake
-      return item
-    }))
+    run(Effect.flatMap(Effect.service(Outbox), (outbox) => outbox.append(input)))
   return {
     sim,
     control,

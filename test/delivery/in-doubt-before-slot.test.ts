@@ -5,7 +5,7 @@ import { Effect, Option } from "effect"
 import { afterEach, expect, it } from "vitest"
 import { Outbox } from "../../src/delivery/outbox.ts"
 import { RateBudget } from "../../src/delivery/rate-budget.ts"
-import type { RecordedRequest } from "../../src/simulator/recorder.ts"
+import type { RecordedRequest } from "../../simulator/recorder.ts"
 import { appendPressWithUnknownEvent, genericEntry, startDelivery, waitFor } from "./delivery-harness.ts"
 
 /** How long the stand-in for a slow disk holds each in-doubt write (a stalled fsync). */

@@ -1,7 +1,7 @@
 import { join } from "node:path"
 import { DatabaseSync } from "node:sqlite"
 import { afterEach, describe, expect, it } from "vitest"
-import type { RecordedRequest } from "../../src/simulator/control-client.ts"
+import type { RecordedRequest } from "../../simulator/control-client.ts"
 import { eventually } from "../support/eventually.ts"
 import { streamMatch } from "./support/match-streamer.ts"
 import { suiteSeed } from "./support/mode.ts"

@@ -1,7 +1,7 @@
 import { join } from "node:path"
 import { afterEach, describe, expect, it } from "vitest"
 import { lateFallbackWindow } from "../../src/clicks/late-press.ts"
-import type { RecordedRequest } from "../../src/simulator/control-client.ts"
+import type { RecordedRequest } from "../../simulator/control-client.ts"
 import type { StatusSnapshot } from "../../src/status/status-snapshot.ts"
 import { readListeningMark } from "../../src/transport/listening-mark.ts"
 import { eventually } from "../support/eventually.ts"

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest"
-import type { Fault } from "../../src/simulator/control-client.ts"
+import type { Fault } from "../../simulator/control-client.ts"
 import { eventually } from "../support/eventually.ts"
 import { streamMatch } from "./support/match-streamer.ts"
 import { long, scenarioTimeoutMs, sizes, suiteSeed } from "./support/mode.ts"

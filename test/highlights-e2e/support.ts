@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { expect } from "vitest"
 import { Outbox, type OutboxItem } from "../../src/delivery/outbox.ts"
-import type { RecordedRequest } from "../../src/simulator/control-client.ts"
+import type { RecordedRequest } from "../../simulator/control-client.ts"
 import type { SimulatedConsole } from "../scoreboard/consoles/console.ts"
 import {
   type Bridge,

@@ -2,8 +2,8 @@ import { Effect, Exit, Redacted } from "effect"
 import { afterEach, beforeEach, describe, expect, it } from "vitest"
 import { ServiceClient } from "../../src/service/client.ts"
 import { retryClass } from "../../src/service/errors.ts"
-import { demoSeed, startSimulator, type RunningSimulator } from "../../src/simulator/index.ts"
-import { SimulatorControl } from "../../src/simulator/control-client.ts"
+import { demoSeed, startSimulator, type RunningSimulator } from "../../simulator/index.ts"
+import { SimulatorControl } from "../../simulator/control-client.ts"
 import { failureOf, tennisEntry, withClient, type Client } from "./harness.ts"
 
 /** Two organizations, so one can touch what belongs to the other. */

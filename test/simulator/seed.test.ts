@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterEach, describe, expect, it } from "vitest"
-import { demoSeed, loadSeed, startSimulator, type RunningSimulator } from "../../src/simulator/index.ts"
+import { demoSeed, loadSeed, startSimulator, type RunningSimulator } from "../../simulator/index.ts"
 
 const dir = mkdtempSync(join(tmpdir(), "sim-seed-"))
 const file = (name: string, text: string) => { const path = join(dir, name); writeFileSync(path, text); return path }

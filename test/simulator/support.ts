@@ -1,5 +1,5 @@
-import { startSimulator, type RunningSimulator, type SimulatorOptions, type SimulatorSeed } from "../../src/simulator/index.ts"
-import { SimulatorControl } from "../../src/simulator/control-client.ts"
+import { startSimulator, type RunningSimulator, type SimulatorOptions, type SimulatorSeed } from "../../simulator/index.ts"
+import { SimulatorControl } from "../../simulator/control-client.ts"
 
 /** Two organizations, so tests can check that one cannot see or touch the other's objects. */
 export const twoOrgSeed: SimulatorSeed = {

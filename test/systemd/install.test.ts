@@ -28,6 +28,8 @@ describe("systemd/install.sh --root", () => {
     expect(first.status, first.stderr).toBe(0)
     expect(existsSync(at("opt/scorebridge/bin/scorebridge"))).toBe(true)
     expect(existsSync(at("opt/scorebridge/src/cli.ts"))).toBe(true)
+    // `scorebridge demo` and `sim` load it; npm ci's build bundles it.
+    expect(existsSync(at("opt/scorebridge/simulator/index.ts"))).toBe(true)
     expect(existsSync(at("opt/scorebridge/package-lock.json"))).toBe(true)
     expect(existsSync(at("opt/scorebridge/test")), "tests are not shipped").toBe(false)
     // The unit's Documentation= points at the manual shipped with the program.

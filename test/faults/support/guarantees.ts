@@ -1,4 +1,4 @@
-import type { StateEvent } from "../../../src/simulator/control-client.ts"
+import type { StateEvent } from "../../../simulator/control-client.ts"
 import type { MatchStreamer } from "./match-streamer.ts"
 import type { World } from "./world.ts"
 

@@ -34,7 +34,7 @@ export const installedCopy = (): Installed => {
     copyFileSync(join(repo, "bin/scorebridge"), join(root, "bin/scorebridge"))
     symlinkSync(join(repo, "node_modules"), join(root, "node_modules"))
     mkdirSync(join(root, "scratch"))
-    const built = spawnSync(join(repo, "node_modules/.bin/node"), [join(repo, "scripts/build.ts"), join(root, "dist/scorebridge.mjs")], {
+    const built = spawnSync(join(repo, "node_modules/.bin/node"), [join(repo, "scripts/build.ts"), join(root, "dist")], {
       encoding: "utf8"
     })
     if (built.status !== 0) throw new Error(`building the bundle failed (${built.status}): ${built.stderr}`)

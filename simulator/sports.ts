@@ -1,4 +1,4 @@
-import { apiSports } from "../../adapters/shared/api-sports.ts"
+import { apiSports } from "../adapters/shared/api-sports.ts"
 
 /** Sport codes from the service document's "Sport codes" section; `GET /public/sports` answers with this list. */
 export const sportCodes = apiSports
