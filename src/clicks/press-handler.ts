@@ -2,7 +2,6 @@ import { Clock, Effect, Option } from "effect"
 import type { ButtonEvent } from "../domain/button.ts"
 import type { ScoreEntry } from "../domain/score-entry.ts"
 import { Outbox } from "../delivery/outbox.ts"
-import { Scheduler } from "../delivery/scheduler.ts"
 import { ActiveEvents, knownNoEvent, type KnownEvent } from "../events/active-events.ts"
 import { autoMadeNothing, autosNear, mergeLookback } from "../highlights/press-merge.ts"
 import type { ClickBody, Overlay } from "../service/schemas.ts"
@@ -51,7 +50,6 @@ export const handlePress = Effect.fnUntraced(function*(
   late?: LatePress
 ) {
   const outbox = yield* Outbox
-  const scheduler = yield* Scheduler
   const events = yield* ActiveEvents
   const now = yield* Clock.currentTimeMillis
   const place = settings.place
@@ -79,7 +77,6 @@ export const handlePress = Effect.fnUntraced(function*(
       createdAt: press.pressedAt,
       ...(receivedAs === undefined ? {} : { receivedAs })
     })
-    yield* scheduler.wake
     return { _tag: "UndoQueued", itemId: undo.id, clickItemId: click.id } satisfies PressResult
   }
 
@@ -119,7 +116,6 @@ export const handlePress = Effect.fnUntraced(function*(
         `${merged.includes(auto.id) ? "which is not sent" : "which was already sent and is undone"}: one click, the press's`
     )
   }
-  yield* scheduler.wake
   const widened = late === undefined || body.startTime === undefined || body.endTime === undefined
     ? {}
     : { late: { ...late, startTime: body.startTime, endTime: body.endTime } }

@@ -8,7 +8,7 @@ import type { ReceivedChunk } from "../domain/received.ts"
 import { BridgeEvents } from "../status/bridge-events.ts"
 import { defaultSettleMs, type LinkTiming } from "../scoring/settle-window.ts"
 import { resolvePlaceSports } from "./place-sports.ts"
-import { runScoreboard } from "./scoreboard-pipeline.ts"
+import { runScoreboard } from "../scoring/scoreboard-pipeline.ts"
 import { scoreboardChunks } from "./scoreboard-source.ts"
 
 /** Lets the demo feed a simulated console instead of a real port. */

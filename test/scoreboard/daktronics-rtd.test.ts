@@ -1,18 +1,18 @@
 import { afterEach, describe, expect, it } from "vitest"
-import { basketballFields, type Render, tennisFields, volleyballFields } from "./consoles/daktronics.ts"
+import { basketballFields, type Render } from "./consoles/daktronics.ts"
 import { rtdFieldConsole } from "./consoles/daktronics-fields.ts"
 import { playFields } from "./field-play.ts"
 import { expectDelivered, expectModelShape, resources, type Sport, type WriteTimes } from "./harness.ts"
 import { basketballEntry, basketballQuarter } from "./matches/basketball-quarter.ts"
 import { expectedEntries, type Step } from "./matches/match.ts"
-import { tennisEntry, tennisSet } from "./matches/tennis-set.ts"
-import { volleyballEntry, volleyballMatch } from "./matches/volleyball-match.ts"
 import { startPtyBridge } from "./pty-match.ts"
 
 /**
  * Whole matches from a console that sends every changed field as a frame of its
  * own (clock ticks included), each change in one write or split across reads:
- * every real change exactly once, in order, stamped at its first frame.
+ * every real change exactly once, in order, stamped at its first frame. One match through the
+ * real pty and daemon; the tennis set and the volleyball sets run on virtual time against the same
+ * pipeline in test/scoring/scoreboard-pipeline.test.ts.
  */
 describe("daktronics-rtd over a pty: real daemon → simulator", () => {
   const res = resources()
@@ -32,11 +32,4 @@ describe("daktronics-rtd over a pty: real daemon → simulator", () => {
   it("a basketball quarter: every basket once, clock ticks make no entry",
     match("basketball", basketballFields, basketballQuarter(11), (b) => basketballEntry(b)), 60_000)
 
-  it("a tennis set to 6–6 and a tie-break: every game, the set and the next set's start once",
-    match("tennis", tennisFields, tennisSet(13), tennisEntry), 90_000)
-
-  it("two volleyball sets: every point, the set won and the next set's start once", () => {
-    const steps = volleyballMatch(12)
-    return match("volleyball", volleyballFields, steps.slice(0, steps.findIndex((s) => s.board.period === 3) + 2), volleyballEntry)()
-  }, 90_000)
 })

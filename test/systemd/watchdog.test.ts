@@ -28,7 +28,6 @@ describe("runWatchdog", () => {
       send: (fields) => Effect.sync(() => void sent.push(fields))
     }))
     const scheduler = Layer.succeed(Scheduler, Scheduler.of({
-      wake: Effect.void,
       snapshot: Effect.sync(() => ({ inFlight: {}, lastLoopAt }))
     }))
     const daemon = Layer.mergeAll(

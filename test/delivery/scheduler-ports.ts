@@ -1,0 +1,134 @@
+import { Clock, Effect, Option } from "effect"
+import { TestClock } from "effect/testing"
+import type { OutboxItem } from "../../src/delivery/outbox.ts"
+import type { Outcome } from "../../src/delivery/outcome.ts"
+import type { RateBudget } from "../../src/delivery/rate-budget.ts"
+import type { SchedulerPorts } from "../../src/delivery/scheduler.ts"
+import { makeSuccessWatch } from "../../src/service/success-watch.ts"
+
+/**
+ * Stand-ins for the scheduler's seams, for its unit tests on virtual time: an outbox in memory
+ * that keeps the real one's lane semantics (heads: each place's oldest pending item per kind),
+ * and a service whose answers the test scripts. The real outbox and service are judged by their
+ * own tests and by the scheduler's tests against the simulator.
+ */
+export const memoryOutbox = () => {
+  const items = new Map<number, OutboxItem>()
+  const listeners: Array<Effect.Effect<void>> = []
+  let nextId = 1
+  const pendingOf = (place: string, kind: OutboxItem["kind"]) =>
+    [...items.values()].filter((i) => i.state === "pending" && i.place === place && i.kind === kind).sort((a, b) => a.id - b.id)
+  const update = (id: number, change: Partial<OutboxItem>) => Effect.sync(() => {
+    const item = items.get(id)
+    if (item !== undefined) items.set(id, { ...item, ...change })
+  })
+  const settle = (id: number, state: OutboxItem["state"], lastError: string | null, result: unknown) =>
+    Effect.flatMap(Clock.currentTimeMillis, (now) =>
+      update(id, { state, lastError, result: result ?? null, settledAt: now, attempts: (items.get(id)?.attempts ?? 0) + 1 }))
+
+  const port: SchedulerPorts["outbox"] = {
+    get: (id) => Effect.sync(() => Option.fromNullishOr(items.get(id))),
+    heads: Effect.sync(() => {
+      const places = new Set([...items.values()].filter((i) => i.state === "pending").map((i) => i.place))
+      return [...places].flatMap((place) => (["click", "score", "undo"] as const).flatMap((kind) => pendingOf(place, kind).slice(0, 1)))
+        .sort((a, b) => a.id - b.id)
+    }),
+    pending: (place, kind, limit) => Effect.sync(() => pendingOf(place, kind).slice(0, limit)),
+    onDisk: () => Effect.void,
+    unmarkSending: (id) => update(id, { sentAt: null, sentTo: null }),
+    whenAppended: (effect) => Effect.sync(() => void listeners.push(effect)),
+    markDelivered: (id, result) => settle(id, "delivered", null, result),
+    markWarning: (id, warning, result) => settle(id, "warning", warning, result),
+    markDead: (id, error) => settle(id, "dead", error, null),
+    markMissed: (id, reason, result) => settle(id, "missed", reason, result),
+    reschedule: (id, error, notBefore, inDoubt) => Effect.sync(() => {
+      const item = items.get(id)
+      if (item === undefined) return
+      items.set(id, {
+        ...item, attempts: item.attempts + 1, lastError: error, notBefore,
+        ...(inDoubt === true ? {} : { sentAt: null, sentTo: null })
+      })
+    })
+  }
+
+  /** Stores an item as the real outbox's append does, and wakes whoever listens. */
+  const append = (input: Pick<OutboxItem, "place" | "kind" | "payload"> & { readonly createdAt?: number; readonly notBefore?: number }) =>
+    Effect.gen(function*() {
+      const now = yield* Clock.currentTimeMillis
+      const item: OutboxItem = {
+        id: nextId++, place: input.place, kind: input.kind, payload: input.payload, eventKey: "ev-1", dedupeKey: null,
+        createdAt: input.createdAt ?? now, attempts: 0, notBefore: input.notBefore ?? 0, state: "pending",
+        lastError: null, result: null, settledAt: null, sentAt: null, sentTo: null
+      }
+      items.set(item.id, item)
+      yield* Effect.forEach(listeners, (listener) => listener, { discard: true })
+      return item
+    })
+
+  return { port, append, item: (id: number) => items.get(id) }
+}
+
+/** One request as the scripted service saw it. */
+export interface Sent {
+  readonly id: number
+  readonly place: string
+  readonly kind: OutboxItem["kind"]
+  readonly at: number
+  readonly outcome: Outcome
+}
+
+/**
+ * A service that answers each delivery with what `answer` says (by default: delivered), records
+ * when it was asked on the virtual clock, and counts answered requests as the client's successes.
+ */
+export const scriptedService = (budget: Pick<RateBudget["Service"], "sending">) => {
+  const sent: Array<Sent> = []
+  const probes: Array<{ readonly at: number; readonly accepted: boolean }> = []
+  const successes = makeSuccessWatch()
+  let answer: (item: OutboxItem, attempt: number) => Outcome = () => ({ _tag: "Delivered", result: {} })
+  let tokenAccepted = true
+  let mark: SchedulerPorts["deliverer"]["markBeforeSlot"] = () => Effect.succeed(undefined)
+
+  const deliverer: SchedulerPorts["deliverer"] = {
+    markBeforeSlot: (item) => mark(item),
+    deliver: (item) =>
+      Effect.gen(function*() {
+        yield* budget.sending
+        const at = yield* Clock.currentTimeMillis
+        const outcome = answer(item, sent.filter((s) => s.id === item.id).length)
+        sent.push({ id: item.id, place: item.place, kind: item.kind, at, outcome })
+        // Every answer but a failure of the service itself proves it is up.
+        if (outcome._tag !== "Retry" || outcome.kind !== "transient") successes.record(at)
+        return outcome
+      }),
+    probe: Effect.gen(function*() {
+      const at = yield* Clock.currentTimeMillis
+      probes.push({ at, accepted: tokenAccepted })
+      if (tokenAccepted) successes.record(at)
+      return tokenAccepted
+    })
+  }
+
+  return {
+    deliverer,
+    successes: { lastSuccessAt: successes.lastAt, successSince: successes.successSince },
+    sent,
+    probes,
+    answerWith: (next: typeof answer) => { answer = next },
+    markWith: (next: typeof mark) => { mark = next },
+    acceptToken: (accepted: boolean) => { tokenAccepted = accepted }
+  }
+}
+
+/**
+ * Moves the virtual clock on in small steps until `done` holds, letting every fiber due run at
+ * each step; fails after `limitMs` of virtual time, so a broken scheduler ends the test.
+ */
+export const advanceUntil = (done: () => boolean, what: string, limitMs = 600_000, stepMs = 10) =>
+  Effect.gen(function*() {
+    for (let waited = 0; !done(); waited += stepMs) {
+      if (waited > limitMs) return yield* Effect.die(new Error(`not within ${limitMs} ms of virtual time: ${what}`))
+      yield* TestClock.adjust(stepMs)
+      yield* Effect.yieldNow
+    }
+  })
