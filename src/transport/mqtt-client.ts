@@ -32,7 +32,7 @@ export const clientOptions = (options: MqttConnectionOptions, reconnectPeriod: n
   reconnectPeriod,
   connectTimeout: 10_000,
   keepalive: 30,
-  // We resubscribe ourselves, on every connect whose session is gone (see syncSubscriptions).
+  // We resubscribe ourselves, on every connect, whatever the broker lacks (see mqtt-subscriptions.ts).
   resubscribe: false,
   ...(options.username === undefined ? {} : { username: options.username }),
   ...(options.password === undefined ? {} : { password: Redacted.value(options.password) }),

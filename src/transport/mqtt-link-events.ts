@@ -1,0 +1,55 @@
+import { Effect, SubscriptionRef } from "effect"
+import type { LinkState } from "../domain/received.ts"
+
+/**
+ * What happens on the MQTT connection, noted from mqtt.js's callbacks (plain functions, outside
+ * any fiber) and turned into the link state and log lines by one fiber, in the order it happened.
+ */
+export type ClientEvent =
+  | { readonly _tag: "connected"; readonly sessionPresent: boolean }
+  | { readonly _tag: "reconnecting" }
+  | { readonly _tag: "closed" }
+  | { readonly _tag: "error"; readonly message: string }
+  | { readonly _tag: "subscribeFailed"; readonly filters: ReadonlyArray<string>; readonly message: string }
+  | { readonly _tag: "unclaimedDropped"; readonly topic: string }
+  | { readonly _tag: "redeliveryDropped"; readonly topic: string }
+  | { readonly _tag: "markNotWritten"; readonly file: string }
+
+export type Report = (event: ClientEvent) => void
+
+/** One handler for the connection's lifetime: it remembers why the link went down, and whether it had been up. */
+export const handleEvents = (state: SubscriptionRef.SubscriptionRef<LinkState>, target: string, retryInMs: number) => {
+  let lastError: string | undefined
+  let wasConnected = false
+  return Effect.fnUntraced(function*(event: ClientEvent) {
+    switch (event._tag) {
+      case "connected":
+        lastError = undefined
+        wasConnected = true
+        yield* SubscriptionRef.set(state, { _tag: "connected", target })
+        return yield* Effect.log(`MQTT connected (session ${event.sessionPresent ? "resumed" : "new"})`)
+      case "reconnecting":
+        return yield* SubscriptionRef.set(state, { _tag: "connecting", target })
+      case "closed": {
+        const reason = lastError ?? "connection closed"
+        yield* SubscriptionRef.set(state, { _tag: "disconnected", target, reason, retryInMs })
+        // A broker that stays down fails every second: warn when the link drops, not on each retry.
+        const message = `MQTT disconnected: ${reason}; retrying every ${retryInMs} ms`
+        yield* (wasConnected ? Effect.logWarning(message) : Effect.logDebug(message))
+        wasConnected = false
+        return
+      }
+      case "error":
+        lastError = event.message
+        return
+      case "subscribeFailed":
+        return yield* Effect.logError(`MQTT subscription to ${event.filters.join(", ")} failed: ${event.message}`)
+      case "unclaimedDropped":
+        return yield* Effect.logWarning(`MQTT message on ${event.topic} dropped: no stream subscribed to it yet`)
+      case "redeliveryDropped":
+        return yield* Effect.logInfo(`MQTT redelivery on ${event.topic} of a message already stored and acknowledged: not stored again`)
+      case "markNotWritten":
+        return yield* Effect.logDebug(`could not note in ${event.file} that the bridge is listening: after a restart, held presses will be taken as older`)
+    }
+  })
+}

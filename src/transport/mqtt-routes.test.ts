@@ -1,0 +1,108 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
+import type { ClientEvent } from "./mqtt-link-events.ts"
+import type { MqttMessage } from "./mqtt-message.ts"
+import { maxUnclaimed, MqttRoutes, type Route, routesFor, unclaimedAckMs } from "./mqtt-routes.ts"
+
+describe("routesFor", () => {
+  const court1 = { name: "court1", filters: ["venue/court1/#"] }
+  const scores = { name: "scores", filters: ["venue/+/score", "venue/court1/score"] }
+  const bridge = { name: "bridge", filters: ["venue/bridge"] }
+
+  it.each([
+    ["venue/court1/score", ["court1", "scores"]],
+    ["venue/court2/score", ["scores"]],
+    ["venue/court1/button", ["court1"]],
+    ["venue/bridge/state", []],
+    ["other/court1/score", []]
+  ])("%s goes to %j, each once", (topic, expected) => {
+    expect(routesFor([court1, scores, bridge], topic).map((route) => route.name)).toEqual(expected)
+  })
+})
+
+/** A message whose acknowledgements are counted. */
+const message = (topic: string) => {
+  const counted = { acks: 0 }
+  const m: MqttMessage = { topic, payload: new Uint8Array(), receivedAt: 0, retained: false, redelivered: false, ack: () => counted.acks++ }
+  return Object.assign(m, { counted })
+}
+
+const route = (filters: ReadonlyArray<string>) => {
+  const got: Array<MqttMessage> = []
+  const r: Route = { filters, deliver: (m) => got.push(m) }
+  return Object.assign(r, { got })
+}
+
+describe("MqttRoutes", () => {
+  let events: Array<ClientEvent>
+  let routes: MqttRoutes
+  beforeEach(() => {
+    vi.useFakeTimers()
+    events = []
+    routes = new MqttRoutes((event) => events.push(event))
+  })
+  afterEach(() => {
+    vi.useRealTimers()
+  })
+
+  it("hands a message to every stream whose filters match, and to no other", () => {
+    const buttons = route(["venue/+/button"])
+    const court1 = route(["venue/court1/#"])
+    const scores = route(["venue/+/score"])
+    for (const r of [buttons, court1, scores]) routes.add(r)
+    const press = message("venue/court1/button")
+    routes.route(press)
+    expect(buttons.got).toEqual([press])
+    expect(court1.got).toEqual([press])
+    expect(scores.got).toEqual([])
+    // Acknowledging is the streams' business, not the routing's.
+    expect(press.counted.acks).toBe(0)
+  })
+
+  it("keeps a message no stream asked for yet for the first one that subscribes to its topic", () => {
+    const early = message("venue/court1/button")
+    routes.route(early)
+    const scores = route(["venue/+/score"])
+    routes.add(scores)
+    const buttons = route(["venue/+/button"])
+    routes.add(buttons)
+    const more = route(["venue/#"])
+    routes.add(more)
+    expect(scores.got).toEqual([])
+    expect(buttons.got).toEqual([early])
+    expect(more.got).toEqual([])
+    vi.advanceTimersByTime(unclaimedAckMs + 1)
+    expect(early.counted.acks).toBe(0)
+    expect(events).toEqual([])
+  })
+
+  it("acknowledges and drops a message nobody claims in time, so that the client reads on", () => {
+    const orphan = message("venue/old-config/button")
+    routes.route(orphan)
+    vi.advanceTimersByTime(unclaimedAckMs - 1)
+    expect(orphan.counted.acks).toBe(0)
+    vi.advanceTimersByTime(2)
+    expect(orphan.counted.acks).toBe(1)
+    expect(events).toEqual([{ _tag: "unclaimedDropped", topic: "venue/old-config/button" }])
+    const late = route(["venue/#"])
+    routes.add(late)
+    expect(late.got).toEqual([])
+  })
+
+  it("beyond the bound, the oldest unclaimed message goes first", () => {
+    const waiting = Array.from({ length: maxUnclaimed + 1 }, (_, i) => message(`venue/waiting/${i}`))
+    for (const m of waiting) routes.route(m)
+    expect(waiting[0]!.counted.acks).toBe(1)
+    expect(events).toEqual([{ _tag: "unclaimedDropped", topic: "venue/waiting/0" }])
+    const all = route(["venue/waiting/+"])
+    routes.add(all)
+    expect(all.got).toEqual(waiting.slice(1))
+  })
+
+  it("a stream that ended gets nothing more", () => {
+    const buttons = route(["venue/+/button"])
+    routes.add(buttons)
+    routes.remove(buttons)
+    routes.route(message("venue/court1/button"))
+    expect(buttons.got).toEqual([])
+  })
+})
