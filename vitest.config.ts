@@ -10,8 +10,7 @@ export default defineConfig({
     maxWorkers: 2,
     testTimeout: 30_000,
     hookTimeout: 30_000,
-    // Processes started through bin/scorebridge run the sources under test, never a stale bundle;
-    // test/cli/bundle.test.ts checks the bundle that npm ci builds.
-    env: { SCOREBRIDGE_FROM_SOURCE: "1" }
+    // Processes started through bin/scorebridge run a bundle built from the sources under test.
+    globalSetup: ["test/support/bundle-setup.ts"]
   }
 })

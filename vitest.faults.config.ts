@@ -8,12 +8,11 @@ import { defineConfig } from "vitest/config"
 export default defineConfig({
   test: {
     include: ["test/faults/**/*.test.ts"],
-    globalSetup: ["test/faults/support/summary-setup.ts"],
+    // Processes started through bin/scorebridge run a bundle built from the sources under test.
+    globalSetup: ["test/support/bundle-setup.ts", "test/faults/support/summary-setup.ts"],
     pool: "forks",
     maxWorkers: process.env["FAULTS"] === "long" ? 1 : 2,
     testTimeout: 25 * 60_000,
-    hookTimeout: 60_000,
-    // bin/scorebridge runs the sources under test, not a bundle built earlier.
-    env: { SCOREBRIDGE_FROM_SOURCE: "1" }
+    hookTimeout: 60_000
   }
 })

@@ -24,7 +24,7 @@ interface Run {
   readonly stderr: string
 }
 
-/** `bin/scorebridge learn …` as a real process (the sources under test: vitest sets SCOREBRIDGE_FROM_SOURCE). */
+/** `bin/scorebridge learn …` as a real process (the bundle vitest's global setup builds from the sources under test). */
 const learn = (args: ReadonlyArray<string>): Promise<Run> =>
   new Promise((resolve) => {
     execFile(cli, ["learn", ...args], { timeout: 30_000 }, (error, stdout, stderr) =>

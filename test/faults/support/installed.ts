@@ -44,7 +44,7 @@ export const installedCopy = (): Installed => {
   }
   return {
     dir: join(root, "scratch"),
-    // The test runner sets SCOREBRIDGE_FROM_SOURCE for every process; an installed bridge has none.
+    // An installed bridge has no SCOREBRIDGE_FROM_SOURCE, whatever the shell that runs the tests set.
     wrap: (env = {}) => (_command, args) => [
       "env",
       ["-u", "SCOREBRIDGE_FROM_SOURCE", ...Object.entries(env).map(([name, value]) => `${name}=${value}`), join(root, "bin/scorebridge"), ...args]
