@@ -1,4 +1,3 @@
-import { execFile } from "node:child_process"
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
@@ -7,27 +6,13 @@ import { join } from "node:path"
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
 import { SimulatorControl } from "../../simulator/control-client.ts"
 import { startSimulator, type RunningSimulator } from "../../simulator/index.ts"
+import { type Run, runScorebridge } from "../support/scorebridge-cli.ts"
 
-const node = "node_modules/.bin/node"
-const runner = "test/clicks/overlay-preview-cli.ts"
 const scratch = mkdtempSync(join(tmpdir(), "scorebridge-overlay-"))
-
-interface Run {
-  readonly code: number
-  readonly stdout: string
-  readonly stderr: string
-}
 
 /** `scorebridge overlay-preview …` as a real process, the token in its environment as in production. */
 const preview = (config: string, token: string, ...args: ReadonlyArray<string>): Promise<Run> =>
-  new Promise((resolve) => {
-    execFile(
-      node,
-      [runner, "--config", config, ...args],
-      { timeout: 20_000, env: { ...process.env, SB_TEST_TOKEN: token } },
-      (error, stdout, stderr) => resolve({ code: error === null ? 0 : typeof error.code === "number" ? error.code : -1, stdout, stderr })
-    )
-  })
+  runScorebridge("overlay-preview", ["--config", config, ...args], { SB_TEST_TOKEN: token }, 20_000)
 
 const goodTemplate = `<!doctype html><html><head><meta renderWidth="600" renderHeight="100">
 <style>body { background-color: #123; color: white; }</style></head>

@@ -44,7 +44,7 @@ const recorded = (): ReadonlyArray<ReceivedChunk> => {
 const recordedBytes = () => Buffer.concat(recorded().map((c) => c.bytes))
 
 const start = async (args: ReadonlyArray<string>, waitingFor: string): Promise<Started> => {
-  running = startCli("capture-cli.ts", [...args, "--out", out])
+  running = startCli("capture", [...args, "--out", out])
   const started = running
   await eventually(`capture to print "${waitingFor}"`, () => (started.stdout().includes(waitingFor) ? true : undefined), { timeoutMs: 10_000 })
   return started
@@ -100,7 +100,7 @@ describe("scorebridge capture over the network (process)", () => {
     expect(times.at(-1)! - times[0]!).toBeGreaterThanOrEqual(500)
 
     // The file as `scorebridge replay` reads it: every frame's reading, each at the time its chunk arrived.
-    const replayed = await runCli("../replay/replay-cli.ts", ["--protocol", "stramatel-452m", "--sport", "volleyball", out])
+    const replayed = await runCli("replay", ["--protocol", "stramatel-452m", "--sport", "volleyball", out])
     expect(replayed.code).toBe(0)
     const fromFile = replayed.stdout.trimEnd().split("\n").map((line) => JSON.parse(line) as ReplayRecord)
     const expected = protocols["stramatel-452m"]!.makeDecoder({ sport: "volleyball" }).push(frames, 0).map(({ receivedAt: _, ...fields }) => fields)
@@ -178,7 +178,7 @@ describe("scorebridge capture over the network (process)", () => {
   it("connects to a converter with --tcp-connect and stops after --seconds", async () => {
     const converter = await startConsoleServer(stramatelFrames(20))
     cleanups.push(converter.close)
-    const run = await runCli("capture-cli.ts", ["--tcp-connect", `127.0.0.1:${converter.port}`, "--out", out, "--seconds", "1"])
+    const run = await runCli("capture", ["--tcp-connect", `127.0.0.1:${converter.port}`, "--out", out, "--seconds", "1"])
     expect(run.code).toBe(0)
     expect(run.stdout).toContain(`Recording 127.0.0.1:${converter.port} (TCP) into `)
     const decoder = protocols["stramatel-452m"]!.makeDecoder({ sport: "volleyball" })
@@ -188,14 +188,14 @@ describe("scorebridge capture over the network (process)", () => {
   })
 
   it("exits 2 with the network reason for a link that cannot be used, leaving no file", async () => {
-    const refused = await runCli("capture-cli.ts", ["--tcp-connect", `127.0.0.1:${await freePort()}`, "--out", out, "--seconds", "1"])
+    const refused = await runCli("capture", ["--tcp-connect", `127.0.0.1:${await freePort()}`, "--out", out, "--seconds", "1"])
     expect(refused.code).toBe(2)
     expect(refused.stderr).toMatch(/127\.0\.0\.1:\d+ refused the connection: nothing listens on that port/u)
     expect(existsSync(out)).toBe(false)
 
     for (const flag of ["--tcp-listen", "--udp-listen"] as const) {
       const held = await holdPort(flag === "--tcp-listen" ? "tcp" : "udp")
-      const inUse = await runCli("capture-cli.ts", [flag, `127.0.0.1:${held}`, "--out", out, "--seconds", "1"])
+      const inUse = await runCli("capture", [flag, `127.0.0.1:${held}`, "--out", out, "--seconds", "1"])
       expect(inUse.code, flag).toBe(2)
       expect(inUse.stderr, flag).toMatch(new RegExp(`cannot listen on 127\\.0\\.0\\.1:${held}: another program .* already uses that port`, "u"))
       expect(existsSync(out), flag).toBe(false)
@@ -211,12 +211,12 @@ describe("scorebridge capture over the network (process)", () => {
       [["--tcp-connect", "127.0.0.1:4001", "--baud", "9600"], /--baud goes with --port only/u]
     ]
     for (const [args, message] of cases) {
-      const run = await runCli("capture-cli.ts", [...args, "--out", out, "--seconds", "1"])
+      const run = await runCli("capture", [...args, "--out", out, "--seconds", "1"])
       expect(run.code, args.join(" ")).toBe(2)
       expect(run.stderr, args.join(" ")).toMatch(message)
     }
     writeFileSync(out, "earlier\n")
-    const existing = await runCli("capture-cli.ts", ["--tcp-listen", `127.0.0.1:${await freePort()}`, "--out", out, "--seconds", "1"])
+    const existing = await runCli("capture", ["--tcp-listen", `127.0.0.1:${await freePort()}`, "--out", out, "--seconds", "1"])
     expect(existing.code).toBe(2)
     expect(existing.stderr).toMatch(/already exists/u)
     expect(readFileSync(out, "utf8")).toBe("earlier\n")

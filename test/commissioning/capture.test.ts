@@ -40,7 +40,7 @@ const recorded = (): ReadonlyArray<ReceivedChunk> => {
 const byteCount = (chunks: ReadonlyArray<ReceivedChunk>) => chunks.reduce((sum, c) => sum + c.bytes.length, 0)
 
 const startCapture = async (...args: ReadonlyArray<string>): Promise<Started> => {
-  running = startCli("capture-cli.ts", ["--port", pty.daemonPath, "--out", out, ...args])
+  running = startCli("capture", ["--port", pty.daemonPath, "--out", out, ...args])
   const started = running
   await eventually("capture to start recording", () => (started.stdout().includes("Recording") ? true : undefined), { timeoutMs: 10_000 })
   return started
@@ -61,7 +61,7 @@ const playPaced = async (bytes: Uint8Array, pieces: number, pauseMs: number): Pr
 }
 
 const replayProcess = (...args: ReadonlyArray<string>) =>
-  runCli("../replay/replay-cli.ts", ["--protocol", "daktronics-rtd", "--sport", "football", ...args])
+  runCli("replay", ["--protocol", "daktronics-rtd", "--sport", "football", ...args])
 const records = (stdout: string): Array<ReplayRecord> => stdout.trimEnd().split("\n").map((line) => JSON.parse(line) as ReplayRecord)
 
 describe("scorebridge capture (process)", () => {
@@ -116,14 +116,14 @@ describe("scorebridge capture (process)", () => {
 
   it("never overwrites an earlier capture", async () => {
     writeFileSync(out, "earlier\n")
-    const run = await runCli("capture-cli.ts", ["--port", pty.daemonPath, "--out", out, "--seconds", "1"])
+    const run = await runCli("capture", ["--port", pty.daemonPath, "--out", out, "--seconds", "1"])
     expect(run.code).toBe(2)
     expect(run.stderr).toMatch(/already exists: choose another --out/u)
     expect(readFileSync(out, "utf8")).toBe("earlier\n")
   })
 
   it("exits 2 for a port that does not exist, leaving no empty file", async () => {
-    const run = await runCli("capture-cli.ts", ["--port", join(scratch, "ttyGone"), "--out", out, "--seconds", "1"])
+    const run = await runCli("capture", ["--port", join(scratch, "ttyGone"), "--out", out, "--seconds", "1"])
     expect(run.code).toBe(2)
     expect(run.stderr).toMatch(/no such device/u)
     expect(existsSync(out)).toBe(false)

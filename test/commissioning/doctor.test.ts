@@ -92,7 +92,7 @@ ${setup.court2Scoreboard ?? `      protocol: json
   return file
 }
 
-const doctor = (config: string, withToken = token) => runCli("doctor-cli.ts", ["--config", config], { SB_DOCTOR_TOKEN: withToken })
+const doctor = (config: string, withToken = token) => runCli("doctor", ["--config", config], { SB_DOCTOR_TOKEN: withToken })
 
 const lineOf = (stdout: string, start: string): string | undefined => stdout.split("\n").find((line) => line.includes(start))
 

@@ -21,7 +21,7 @@ afterEach(async () => {
 /** Starts sniff on a fresh 127.0.0.1 port and waits until it says it is waiting there. */
 const startSniff = async (flag: "--tcp-listen" | "--udp-listen", ...args: ReadonlyArray<string>) => {
   const port = await freePort()
-  running = startCli("sniff-cli.ts", [flag, `127.0.0.1:${port}`, "--seconds", "1", ...args])
+  running = startCli("sniff", [flag, `127.0.0.1:${port}`, "--seconds", "1", ...args])
   const started = running
   await eventually("sniff to wait for the console", () => (started.stdout().includes(`127.0.0.1:${port}…`) ? true : undefined), { timeoutMs: 10_000 })
   return { port, started }
@@ -117,14 +117,14 @@ describe("scorebridge sniff over the network (process)", () => {
   it("connects to a converter with --tcp-connect: recognised, or silent with what to check", async () => {
     const converter = await startConsoleServer(stramatelFrames(40))
     cleanups.push(converter.close)
-    const run = await runCli("sniff-cli.ts", ["--tcp-connect", `127.0.0.1:${converter.port}`, "--seconds", "1"])
+    const run = await runCli("sniff", ["--tcp-connect", `127.0.0.1:${converter.port}`, "--seconds", "1"])
     expect(run.code).toBe(0)
     expect(run.stdout).toMatch(new RegExp(`Recognised stramatel-452m from 127\\.0\\.0\\.1:${converter.port} \\(TCP\\): \\d+ frames`, "u"))
     expect(run.stdout).toContain(["      protocol: stramatel-452m", "      tcp:", `        connect: 127.0.0.1:${converter.port}`].join("\n"))
 
     const silent = await startConsoleServer(undefined)
     cleanups.push(silent.close)
-    const quiet = await runCli("sniff-cli.ts", ["--tcp-connect", `127.0.0.1:${silent.port}`, "--seconds", "1"])
+    const quiet = await runCli("sniff", ["--tcp-connect", `127.0.0.1:${silent.port}`, "--seconds", "1"])
     expect(quiet.code).toBe(1)
     expect(quiet.stdout).toMatch(/nothing received/u)
     expect(quiet.stdout).toMatch(/accepted the connection but sent nothing in 1 s: the console side is silent or its line settings are wrong/u)
@@ -132,10 +132,10 @@ describe("scorebridge sniff over the network (process)", () => {
   })
 
   it("exits 2 for a refused connect and for --bauds on a network link", async () => {
-    const refused = await runCli("sniff-cli.ts", ["--tcp-connect", `127.0.0.1:${await freePort()}`, "--seconds", "1"])
+    const refused = await runCli("sniff", ["--tcp-connect", `127.0.0.1:${await freePort()}`, "--seconds", "1"])
     expect(refused.code).toBe(2)
     expect(refused.stderr).toMatch(/refused the connection: nothing listens on that port/u)
-    const bauds = await runCli("sniff-cli.ts", ["--tcp-listen", "127.0.0.1:4001", "--bauds", "9600"])
+    const bauds = await runCli("sniff", ["--tcp-listen", "127.0.0.1:4001", "--bauds", "9600"])
     expect(bauds.code).toBe(2)
     expect(bauds.stderr).toMatch(/--bauds goes with --port only/u)
   })

@@ -28,7 +28,7 @@ afterEach(async () => {
   await pty.stop()
 })
 
-const sniff = (...args: ReadonlyArray<string>) => runCli("sniff-cli.ts", ["--port", pty.daemonPath, "--seconds", "1", ...args])
+const sniff = (...args: ReadonlyArray<string>) => runCli("sniff", ["--port", pty.daemonPath, "--seconds", "1", ...args])
 
 const listening = (stdout: string) => stdout.split("\n").filter((line) => line.startsWith("Listening on"))
 
@@ -44,7 +44,7 @@ const fieldsOf = ({ receivedAt: _, ...fields }: Reading) => fields
 describe("scorebridge sniff (process)", () => {
   it("recognises the real Daktronics capture at the first speed and prints the config to paste", async () => {
     // Played once, from its first byte, as soon as sniff listens: the shown readings are then exactly the capture's.
-    const started = startCli("sniff-cli.ts", ["--port", pty.daemonPath, "--seconds", "1"])
+    const started = startCli("sniff", ["--port", pty.daemonPath, "--seconds", "1"])
     await eventually("sniff to listen", () => (started.stdout().includes("Listening on") ? true : undefined))
     writeToPty(pty.writerPath, daktronicsCapture)
     const exit = await started.exited
@@ -177,7 +177,7 @@ describe("scorebridge sniff (process)", () => {
   })
 
   it("exits 2 explaining a port that does not exist", async () => {
-    const run = await runCli("sniff-cli.ts", ["--port", join(scratch, "ttyGone"), "--seconds", "1"])
+    const run = await runCli("sniff", ["--port", join(scratch, "ttyGone"), "--seconds", "1"])
     expect(run.code).toBe(2)
     expect(run.stderr).toMatch(/\[FAIL\] serial port .*ttyGone: no such device/u)
   })

@@ -1,41 +1,7 @@
-import { type ChildProcess, execFile, spawn } from "node:child_process"
 import { closeSync, constants, openSync, writeSync } from "node:fs"
 
-const node = "node_modules/.bin/node"
-
-export interface Run {
-  readonly code: number
-  readonly stdout: string
-  readonly stderr: string
-}
-
-/** A commissioning command as a real process, through its runner in this folder. */
-export const runCli = (runner: string, args: ReadonlyArray<string>, env: Readonly<Record<string, string>> = {}): Promise<Run> =>
-  new Promise((resolve) => {
-    execFile(node, [`test/commissioning/${runner}`, ...args], { timeout: 30_000, env: { ...process.env, ...env }, maxBuffer: 8 * 1024 * 1024 }, (error, stdout, stderr) =>
-      resolve({ code: error === null ? 0 : typeof error.code === "number" ? error.code : -1, stdout, stderr })
-    )
-  })
-
-/** A long-running command (capture) whose output the test watches and which it stops with a signal. */
-export interface Started {
-  readonly child: ChildProcess
-  readonly stdout: () => string
-  readonly stderr: () => string
-  readonly exited: Promise<{ readonly code: number | null; readonly signal: NodeJS.Signals | null }>
-}
-
-export const startCli = (runner: string, args: ReadonlyArray<string>): Started => {
-  const child = spawn(node, [`test/commissioning/${runner}`, ...args], { stdio: ["ignore", "pipe", "pipe"] })
-  let stdout = ""
-  child.stdout.setEncoding("utf8").on("data", (text: string) => (stdout += text))
-  let stderr = ""
-  child.stderr.setEncoding("utf8").on("data", (text: string) => (stderr += text))
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.once("exit", (code, signal) => resolve({ code, signal }))
-  )
-  return { child, stdout: () => stdout, stderr: () => stderr, exited }
-}
+/** Commissioning commands run as real processes: `scorebridge sniff|capture|doctor|replay …`. */
+export { runScorebridge as runCli, type Started, startScorebridge as startCli } from "../support/scorebridge-cli.ts"
 
 /**
  * Plays bytes into the writer end of a pty pair, `piece` bytes every `everyMs`,

@@ -1,4 +1,3 @@
-import { execFile } from "node:child_process"
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -11,24 +10,11 @@ import { tennisFields } from "../scoreboard/consoles/daktronics.ts"
 import { expectedEntries } from "../scoreboard/matches/match.ts"
 import { tennisEntry } from "../scoreboard/matches/tennis-set.ts"
 import { tennisGameWon } from "../scoreboard/matches/turning-points.ts"
+import { type Run, runScorebridge } from "../support/scorebridge-cli.ts"
 import { cleanCapturePath, entriesOf, expectedGenericChanges, fixture, readingsOf, summaryOf, terminalCapturePath } from "./support.ts"
 
-const node = "node_modules/.bin/node"
-const runner = "test/replay/replay-cli.ts"
-
-interface Run {
-  readonly code: number
-  readonly stdout: string
-  readonly stderr: string
-}
-
-/** `scorebridge replay …` as a real process (through the runner, until src/cli.ts wires the command). */
-const replayProcess = (...args: ReadonlyArray<string>): Promise<Run> =>
-  new Promise((resolve) => {
-    execFile(node, [runner, ...args], { timeout: 20_000, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
-      resolve({ code: error === null ? 0 : typeof error.code === "number" ? error.code : -1, stdout, stderr })
-    })
-  })
+/** `scorebridge replay …` as a real process. */
+const replayProcess = (...args: ReadonlyArray<string>): Promise<Run> => runScorebridge("replay", args, {}, 20_000)
 
 const ndjson = (stdout: string): Array<ReplayRecord> => stdout.trimEnd().split("\n").map((line) => JSON.parse(line) as ReplayRecord)
 
