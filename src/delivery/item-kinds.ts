@@ -1,3 +1,9 @@
-/** What an outbox item is, and where it stands: shared by the outbox and its SQL statements. */
-export type ItemKind = "click" | "score" | "undo"
-export type ItemState = "pending" | "delivered" | "warning" | "dead" | "missed"
+/**
+ * What an outbox item is, and where it stands: shared by the outbox, its SQL and the decoding of
+ * its rows. The lists match the table's CHECKs (outbox-database.ts).
+ */
+export const itemKinds = ["click", "score", "undo"] as const
+export type ItemKind = (typeof itemKinds)[number]
+
+export const itemStates = ["pending", "delivered", "warning", "dead", "missed"] as const
+export type ItemState = (typeof itemStates)[number]

@@ -1,28 +1,10 @@
 import type { DatabaseSync } from "node:sqlite"
-import type { ItemKind, ItemState } from "./item-kinds.ts"
 
 /**
- * The outbox's SQL, prepared once per open database. Column types and the kind/state values are
- * enforced by the STRICT table and its CHECKs, so rows are read back as `ItemRow` without decoding.
+ * The outbox's SQL, prepared once per open database. Rows come back as SQLite gives them and are
+ * decoded by outbox-item.ts. The lists have no LIMIT: they are iterated, stepping only as far as
+ * the rows the caller keeps, so a row that cannot be read does not take a good one's place.
  */
-
-export interface ItemRow {
-  readonly id: number
-  readonly place: string
-  readonly kind: ItemKind
-  readonly payload: string
-  readonly event_key: string | null
-  readonly dedupe_key: string | null
-  readonly created_at: number
-  readonly attempts: number
-  readonly not_before: number
-  readonly state: ItemState
-  readonly last_error: string | null
-  readonly result: string | null
-  readonly settled_at: number | null
-  readonly sent_at: number | null
-  readonly sent_to: string | null
-}
 
 export const outboxStatements = (db: DatabaseSync) => ({
   // No RETURNING: node:sqlite's get() returns the row at the first step and drops the error of the
@@ -58,10 +40,13 @@ export const outboxStatements = (db: DatabaseSync) => ({
      ORDER BY id`
   ),
   // A seek into items_pending: the lane's own items only, however long the other lanes' backlogs.
-  pending: db.prepare("SELECT * FROM items WHERE state = 'pending' AND place = $place AND kind = $kind ORDER BY id LIMIT $limit"),
-  lastOf: db.prepare("SELECT * FROM items WHERE place = $place AND kind = $kind ORDER BY id DESC LIMIT 1"),
-  recent: db.prepare("SELECT * FROM items WHERE place = $place ORDER BY id DESC LIMIT $limit"),
-  deadLetters: db.prepare("SELECT * FROM items WHERE state = 'dead' ORDER BY id DESC LIMIT $limit"),
+  // `$after` 0 for the whole lane; a head's id for what follows it.
+  pending: db.prepare(
+    "SELECT * FROM items WHERE state = 'pending' AND place = $place AND kind = $kind AND id > $after ORDER BY id"
+  ),
+  lastOf: db.prepare("SELECT * FROM items WHERE place = $place AND kind = $kind ORDER BY id DESC"),
+  recent: db.prepare("SELECT * FROM items WHERE place = $place ORDER BY id DESC"),
+  deadLetters: db.prepare("SELECT * FROM items WHERE state = 'dead' ORDER BY id DESC"),
   counts: db.prepare(
     `SELECT place, kind, state, COUNT(*) AS count FROM items
      GROUP BY place, kind, state ORDER BY place, kind, state`

@@ -1,0 +1,102 @@
+import { Array as Arr, Effect, Option, Result } from "effect"
+import type { ItemKind } from "./item-kinds.ts"
+import { describeFailure, OutboxReadError, type OutboxWriteError } from "./outbox-errors.ts"
+import { decodeItem, decodeLane, decodeLaneCounts, type MalformedItem, type OutboxItem } from "./outbox-item.ts"
+import type { OutboxStatements } from "./outbox-statements.ts"
+
+interface Decoded {
+  readonly items: Array<OutboxItem>
+  readonly malformed: Array<MalformedItem>
+}
+
+/**
+ * At most `limit` items (negative: all, as SQLite's LIMIT), in the rows' order. A row that cannot
+ * be read is passed over like a dead letter, so that one bad row holds up neither its lane nor
+ * the others (before rows were decoded, it failed every `heads` and stopped all delivery).
+ */
+const collect = (rows: () => Iterable<unknown>, limit: number): Decoded => {
+  const decoded: Decoded = { items: [], malformed: [] }
+  if (limit === 0) return decoded
+  // Breaking out of the loop resets the statement, ending its read of the database.
+  for (const row of rows()) {
+    const item = decodeItem(row)
+    if (Result.isFailure(item)) decoded.malformed.push(item.failure)
+    else if (decoded.items.push(item.success) === limit) break
+  }
+  return decoded
+}
+
+/** The outbox's queries: rows decoded into items, malformed ones reported and left where they are. */
+export const makeReads = (sql: OutboxStatements, file: string, allOnDisk: Effect.Effect<void, OutboxWriteError>) => {
+  const readError = (reason: string) => new OutboxReadError({ path: file, reason })
+  const read = <A>(run: () => A) => Effect.try({ try: run, catch: (cause) => readError(describeFailure(cause)) })
+
+  // Once per item: the scheduler reads the heads at every wake, and the row stays until someone acts.
+  const reported = new Set<number | null>()
+  const report = (malformed: ReadonlyArray<MalformedItem>) =>
+    Effect.forEach(malformed, (item) => {
+      if (reported.has(item.id)) return Effect.void
+      reported.add(item.id)
+      return Effect.logError(
+        `outbox ${file}: ${item.message}; it is left in the file as it is and passed over: a pending one is not sent, the items after it are`
+      )
+    }, { discard: true })
+  const many = (run: () => Decoded) => Effect.flatMap(read(run), ({ items, malformed }) => Effect.as(report(malformed), items))
+
+  const laneFrom = (place: string, kind: ItemKind, after: number, limit: number) =>
+    collect(() => sql.pending.iterate({ place, kind, after }), limit)
+
+  const heads = (): Decoded => {
+    const decoded: Decoded = { items: [], malformed: [] }
+    for (const row of sql.heads.all()) {
+      const head = decodeItem(row)
+      if (Result.isSuccess(head)) {
+        decoded.items.push(head.success)
+        continue
+      }
+      decoded.malformed.push(head.failure)
+      const lane = decodeLane(row)
+      if (Option.isNone(lane)) continue
+      const next = laneFrom(lane.value.place, lane.value.kind, lane.value.id, 1)
+      decoded.items.push(...next.items)
+      decoded.malformed.push(...next.malformed)
+    }
+    // A lane's next readable item can be newer than other lanes' heads.
+    decoded.items.sort((a, b) => a.id - b.id)
+    return decoded
+  }
+
+  return {
+    heads: many(heads).pipe(Effect.withSpan("Outbox.heads")),
+    pending: Effect.fn("Outbox.pending")((place: string, kind: ItemKind, limit: number) =>
+      many(() => laneFrom(place, kind, 0, limit))
+    ),
+    // Asked for by id, a malformed item is an error: there is no other item to give instead.
+    get: Effect.fn("Outbox.get")(function*(id: number) {
+      const row = yield* read(() => sql.byId.get({ id }))
+      if (row === undefined) return yield* Effect.succeedNone
+      return yield* Result.match(decodeItem(row), {
+        onSuccess: Effect.succeedSome,
+        onFailure: (malformed) => Effect.fail(readError(malformed.message))
+      })
+    }),
+    lastOf: Effect.fn("Outbox.lastOf")((place: string, kind: ItemKind) =>
+      Effect.map(many(() => collect(() => sql.lastOf.iterate({ place, kind }), 1)), Arr.head)
+    ),
+    counts: read(() =>
+      Result.getOrThrowWith(decodeLaneCounts(sql.counts.all()), (error) => new Error(`the counts per lane: ${error.message}`))
+    ).pipe(Effect.withSpan("Outbox.counts")),
+    recent: Effect.fn("Outbox.recent")((place: string, limit: number) =>
+      many(() => collect(() => sql.recent.iterate({ place }), limit))
+    ),
+    storedFrom: Effect.fn("Outbox.storedFrom")(function*(receivedAs: string, since: number) {
+      const stored = yield* read(() => sql.storedFrom.get({ receivedAs, since }) !== undefined)
+      // Found, it may still be on its way to the disk: the redelivery is acknowledged after that.
+      if (stored) yield* allOnDisk
+      return stored
+    }),
+    deadLetters: Effect.fn("Outbox.deadLetters")((limit: number) =>
+      many(() => collect(() => sql.deadLetters.iterate(), limit))
+    )
+  }
+}

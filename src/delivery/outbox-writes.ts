@@ -1,0 +1,126 @@
+import type { DatabaseSync } from "node:sqlite"
+import { Clock, Effect, Result } from "effect"
+import type { ItemState } from "./item-kinds.ts"
+import type { Commits } from "./outbox-commits.ts"
+import { type AppendInput, decodeItem, type OutboxItem, payloadProblem, type WriteOptions } from "./outbox-item.ts"
+import type { OutboxStatements } from "./outbox-statements.ts"
+
+const toJson = (value: unknown, what: string): string => {
+  const text = JSON.stringify(value)
+  if (text === undefined) throw new Error(`the ${what} cannot be stored as JSON`)
+  return text
+}
+
+const storedResult = (result: unknown) => (result === undefined || result === null ? null : toJson(result, "result"))
+
+// A throw inside a write fails it, and rolls back the transaction it is in.
+const itemOf = (row: unknown): OutboxItem => Result.getOrThrowWith(decodeItem(row), (malformed) => new Error(malformed.message))
+
+/** The outbox's writes: appends and settlements, each one commit (see outbox-commits.ts). */
+export const makeWrites = (db: DatabaseSync, sql: OutboxStatements, { write }: Commits) => {
+  // Settling an item that is not there is a caller bug worth surfacing, not a silent no-op.
+  const update = (id: number, run: () => { readonly changes: number | bigint }) =>
+    write(() => {
+      if (Number(run().changes) === 0) throw new Error(`there is no item ${id} in the outbox`)
+    }, () => [id])
+
+  const insert = (input: AppendInput): OutboxItem => {
+    const dedupeKey = input.dedupeKey ?? null
+    // Looked up first rather than ON CONFLICT: a duplicate must not even advance the id sequence.
+    const existing = dedupeKey === null ? undefined : sql.byDedupeKey.get({ dedupeKey })
+    if (existing !== undefined) return itemOf(existing)
+    const payload = toJson(input.payload, "payload")
+    // Refused before it is stored: a row that cannot be read back would never be sent.
+    const problem = payloadProblem(payload)
+    if (problem !== undefined) throw new Error(`the payload cannot be stored (${problem})`)
+    const { lastInsertRowid } = sql.insert.run({
+      place: input.place,
+      kind: input.kind,
+      payload,
+      eventKey: input.eventKey ?? null,
+      dedupeKey,
+      createdAt: input.createdAt,
+      notBefore: input.notBefore ?? input.createdAt,
+      receivedAs: input.receivedAs ?? null
+    })
+    const row = sql.byId.get({ id: lastInsertRowid })
+    if (row === undefined) throw new Error("the database returned no row for the appended item")
+    return itemOf(row)
+  }
+
+  // One commit, one fsync; a throw rolls every statement back.
+  const transaction = <A>(run: () => A): A => {
+    db.exec("BEGIN IMMEDIATE")
+    try {
+      const result = run()
+      db.exec("COMMIT")
+      return result
+    } catch (cause) {
+      if (db.isTransaction) db.exec("ROLLBACK")
+      throw cause
+    }
+  }
+
+  const settle = (state: ItemState) => (id: number, lastError: string | null, result: unknown) =>
+    Effect.flatMap(Clock.currentTimeMillis, (settledAt) =>
+      update(id, () => sql.settle.run({ id, state, lastError, result: storedResult(result), settledAt })))
+  const toDelivered = settle("delivered")
+  const toWarning = settle("warning")
+  const toDead = settle("dead")
+
+  return {
+    append: Effect.fn("Outbox.append")((input: AppendInput) =>
+      write(() => insert(input), (item) => [item.id], { append: true })
+    ),
+    appendAll: Effect.fn("Outbox.appendAll")((inputs: ReadonlyArray<AppendInput>, options?: WriteOptions) =>
+      write(
+        () => (inputs.length === 1 ? [insert(inputs[0]!)] : transaction(() => inputs.map(insert))),
+        (items) => items.map((item) => item.id),
+        { ...options, append: true }
+      )
+    ),
+    appendMerging: Effect.fn("Outbox.appendMerging")(function*(input: AppendInput, merge: ReadonlyArray<number>) {
+      const settledAt = yield* Clock.currentTimeMillis
+      return yield* write(() =>
+        transaction(() => {
+          const item = insert(input)
+          const merged = merge.filter((id) =>
+            Number(sql.merged.run({
+              id,
+              lastError: `merged into press click #${item.id}: one click, the press's`,
+              result: toJson({ mergedInto: item.id }, "result"),
+              settledAt
+            }).changes) > 0
+          )
+          return { item, merged }
+        }), (done) => [done.item.id, ...done.merged], { append: true })
+    }),
+    markDelivered: Effect.fn("Outbox.markDelivered")((id: number, result: unknown) => toDelivered(id, null, result)),
+    markWarning: Effect.fn("Outbox.markWarning")((id: number, warning: string, result?: unknown) =>
+      toWarning(id, warning, result)
+    ),
+    markDead: Effect.fn("Outbox.markDead")((id: number, error: string) => toDead(id, error, null)),
+    markMissed: Effect.fn("Outbox.markMissed")(function*(id: number, reason: string, result?: unknown) {
+      const settledAt = yield* Clock.currentTimeMillis
+      yield* update(id, () => sql.missed.run({ id, lastError: reason, result: storedResult(result), settledAt }))
+    }),
+    reschedule: Effect.fn("Outbox.reschedule")((id: number, error: string, notBefore: number, inDoubt = false) =>
+      update(id, () => sql.reschedule.run({ id, lastError: error, notBefore, inDoubt: inDoubt ? 1 : 0 }))
+    ),
+    markSending: Effect.fn("Outbox.markSending")(function*(id: number, sentTo: string) {
+      const sentAt = yield* Clock.currentTimeMillis
+      yield* update(id, () => sql.sending.run({ id, sentAt, sentTo }))
+    }),
+    unmarkSending: Effect.fn("Outbox.unmarkSending")((id: number) =>
+      write(() => {
+        sql.notSent.run({ id })
+      }, () => [id])
+    ),
+    setEventKey: Effect.fn("Outbox.setEventKey")((id: number, eventKey: string) =>
+      update(id, () => sql.setEventKey.run({ id, eventKey }))
+    ),
+    prune: Effect.fn("Outbox.prune")((settledBefore: number) =>
+      write(() => Number(sql.prune.run({ settledBefore }).changes), () => [])
+    )
+  }
+}
