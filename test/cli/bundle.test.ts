@@ -5,10 +5,11 @@ import { afterEach, describe, expect, it } from "vitest"
 import { SimulatorControl } from "../../simulator/control-client.ts"
 import { startSimulator } from "../../simulator/index.ts"
 import { resources, tempDir } from "../scoreboard/harness.ts"
+import { writeConfig } from "../support/daemon-config.ts"
 import { eventually } from "../support/eventually.ts"
 import { freePort } from "../support/free-port.ts"
 import { startPtyPair, writeToPty } from "../support/pty.ts"
-import { startDaemon, writeConfig } from "../systemd/daemon-process.ts"
+import { runConfig, startDaemon, tennisOnSerial } from "../systemd/daemon-process.ts"
 
 const root = join(import.meta.dirname, "../..")
 const bundle = join(root, "dist/scorebridge.mjs")
@@ -77,7 +78,7 @@ describe.skipIf(!built)("the bundled CLI (dist/scorebridge.mjs, what an installe
     const state = join(dir, "state")
     mkdirSync(state)
     const config = join(dir, "config.yaml")
-    writeConfig(config, { baseUrl: sim.url, stateDirectory: state, statusPort: await freePort(), places: [{ key: "court-1", serialPath: board.daemonPath }] })
+    writeConfig(config, runConfig({ baseUrl: sim.url, stateDirectory: state, statusPort: await freePort(), places: [tennisOnSerial("court-1", board.daemonPath)] }))
     // Not from source: the form systemd runs, with the flags bin/scorebridge gives the daemon.
     const daemon = startDaemon(config, { SCOREBRIDGE_TOKEN: token, SCOREBRIDGE_FROM_SOURCE: "" })
     res.defer(() => daemon.kill())

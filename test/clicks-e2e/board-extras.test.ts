@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { frame } from "../../adapters/stramatel-452m/encode.ts"
 import { resources, tempDir } from "../scoreboard/harness.ts"
+import { daemonConfig } from "../support/daemon-config.ts"
 import { eventually } from "../support/eventually.ts"
 import { openWriter, type PtyWriter, startPtyPair } from "../support/pty.ts"
 import {
@@ -48,8 +49,8 @@ beforeAll(async () => {
   ;({ eventKey } = await service.control.startEvent(place, { homeTeam: "Lakers", awayTeam: "Celtics" }))
   const pty = await startPtyPair(dir, "board")
   res.defer(() => pty.stop())
-  daemon = await startDaemon(res, {
-    service: { baseUrl: service.url, token: { env: "SCOREBRIDGE_TOKEN" }, requestsPerSecond: 20, timeoutMs: 2_000 },
+  daemon = await startDaemon(res, daemonConfig({
+    service: { baseUrl: service.url, requestsPerSecond: 20, timeoutMs: 2_000 },
     stateDirectory: tempDir(res, "board-extras-state"),
     mqtt: { url: broker.mosquitto.url, clientId: nextClientId("daemon") },
     buttons: [{ name: "remote", type: "zigbee2mqtt", mqtt: { topics: [remoteTopic] } }],
@@ -61,7 +62,7 @@ beforeAll(async () => {
       clicks: { beforeSeconds: 8, afterSeconds: 4 },
       teams: { home: { overlay } }
     }]
-  })
+  }))
   await waitForLog(daemon, "serial port connected")
   board = openWriter(pty.writerPath)
   res.defer(() => board.close())

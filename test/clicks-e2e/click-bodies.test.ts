@@ -2,6 +2,7 @@ import type { FileHandle } from "node:fs/promises"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { RecordedRequest } from "../../simulator/control-client.ts"
 import { resources, tempDir } from "../scoreboard/harness.ts"
+import { daemonConfig } from "../support/daemon-config.ts"
 import { eventually } from "../support/eventually.ts"
 import { openWriter, type PtyWriter, startPtyPair } from "../support/pty.ts"
 import {
@@ -44,13 +45,13 @@ const homeOverlay = {
   values: { team: "{{team}}", matchup: "{{homeTeam}} v {{awayTeam}}", score: "{{homeScore}}–{{awayScore}}", period: "Q{{period}}" },
   widthPercentOfWidth: 30,
   marginPercentOfWidth: 2,
-  position: { horizontal: "center", vertical: "bottom" },
+  position: { horizontal: "center", vertical: "bottom" } as const,
   duration: 4000
 }
 const awayOverlay = {
   imageSource: "https://cdn.example.com/court1/away.png",
   heightPercentOfHeight: 10,
-  position: { horizontal: "right", vertical: "top" }
+  position: { horizontal: "right", vertical: "top" } as const
 }
 
 let service: Service
@@ -93,8 +94,8 @@ beforeAll(async () => {
   await publish(remoteTopic, { action: "single" }, true)
   await publish(gen1Topic, { event: "S", event_cnt: 4 }, true)
 
-  daemon = await startDaemon(res, {
-    service: { baseUrl: service.url, token: { env: "SCOREBRIDGE_TOKEN" }, requestsPerSecond: 20, timeoutMs: 2_000 },
+  daemon = await startDaemon(res, daemonConfig({
+    service: { baseUrl: service.url, requestsPerSecond: 20, timeoutMs: 2_000 },
     stateDirectory: tempDir(res, "clicks-bodies-state"),
     mqtt: { url: broker.mosquitto.url, clientId: nextClientId("daemon") },
     buttons: [
@@ -121,7 +122,7 @@ beforeAll(async () => {
       clicks: window,
       teams: { home: { overlay: homeOverlay }, away: { overlay: awayOverlay } }
     }]
-  })
+  }))
 
   // The writers open once the daemon has the other ends: nothing stale is queued in them.
   pedal = await pedalFifo.open()

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest"
 import { resources, tempDir } from "../scoreboard/harness.ts"
+import { daemonConfig } from "../support/daemon-config.ts"
 import { eventually } from "../support/eventually.ts"
 import { openWriter, startPtyPair } from "../support/pty.ts"
 import { nextClientId, place, sport, startBroker, startDaemon, startService, untilHeard, waitForClicks, waitForLog } from "./harness.ts"
@@ -22,8 +23,8 @@ describe("a click while score entries are queued", () => {
     res.defer(() => board.stop())
     const remoteTopic = "zigbee2mqtt/court1-remote"
 
-    const daemon = await startDaemon(res, {
-      service: { baseUrl: service.url, token: { env: "SCOREBRIDGE_TOKEN" }, requestsPerSecond, timeoutMs: 2_000 },
+    const daemon = await startDaemon(res, daemonConfig({
+      service: { baseUrl: service.url, requestsPerSecond, timeoutMs: 2_000 },
       stateDirectory: tempDir(res, "clicks-priority-state"),
       mqtt: { url: broker.mosquitto.url, clientId: nextClientId("daemon") },
       buttons: [{ name: "remote", type: "zigbee2mqtt", mqtt: { topics: [remoteTopic] } }],
@@ -34,7 +35,7 @@ describe("a click while score entries are queued", () => {
         actions: [{ source: "remote", button: 1, gesture: "single", do: "highlight", team: "home" }],
         clicks: { beforeSeconds: 10, afterSeconds: 5 }
       }]
-    })
+    }))
     // The click goes straight to the live event only once the daemon knows it; the refresh looks it up at start.
     await eventually("the daemon to learn the live event", async () =>
       (await service.control.requests({ method: "GET", pathPrefix: `/public/places/${place}/activeEventKey`, status: 200 })).length > 0

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest"
 import { resources, type Resources, tempDir } from "../scoreboard/harness.ts"
+import { daemonConfig } from "../support/daemon-config.ts"
 import { eventually } from "../support/eventually.ts"
 import { clicksOn, nextClientId, place, sport, startBroker, startDaemon, startService, untilHeard, waitForClicks, waitForLog } from "./harness.ts"
 import { sleep } from "../support/sleep.ts"
@@ -12,13 +13,13 @@ const startBridge = async (res: Resources) => {
   const service = await startService(res, 20)
   const broker = await startBroker(res, dir)
   const { eventKey } = await service.control.startEvent(place, { homeTeam: "Home", awayTeam: "Away" })
-  const daemon = await startDaemon(res, {
-    service: { baseUrl: service.url, token: { env: "SCOREBRIDGE_TOKEN" }, requestsPerSecond: 20, timeoutMs: 2_000 },
+  const daemon = await startDaemon(res, daemonConfig({
+    service: { baseUrl: service.url, requestsPerSecond: 20, timeoutMs: 2_000 },
     stateDirectory: tempDir(res, "clicks-retry-state"),
     mqtt: { url: broker.mosquitto.url, clientId: nextClientId("daemon") },
     buttons: [{ name: "remote", type: "zigbee2mqtt", mqtt: { topics: [remoteTopic] } }],
     places: [{ key: place, sport, actions: [{ source: "remote", gesture: "single", do: "highlight" }], clicks: { beforeSeconds: 10, afterSeconds: 5 } }]
-  })
+  }))
   await eventually("the daemon to learn the live event", async () =>
     (await service.control.requests({ method: "GET", pathPrefix: `/public/places/${place}/activeEventKey`, status: 200 })).length > 0
       ? true

@@ -11,9 +11,11 @@ import { Outbox } from "../../src/delivery/outbox.ts"
 import { type RecordedRequest, SimulatorControl } from "../../simulator/control-client.ts"
 import { type SimulatorSeed, startSimulator } from "../../simulator/index.ts"
 import type { Resources } from "../scoreboard/harness.ts"
+import type { DaemonConfig } from "../support/daemon-config.ts"
 import { eventually } from "../support/eventually.ts"
 import { type Mosquitto, startMosquitto } from "../support/mosquitto.ts"
 import { keyEdge as kernelKeyEdge } from "../support/input-event-record.ts"
+import { sleep } from "../support/sleep.ts"
 
 /**
  * The real daemon in-process against the simulator on loopback, with courtside
@@ -68,7 +70,7 @@ export interface Daemon {
 }
 
 /** Decodes `config` as the daemon would read it and runs the whole daemon until the test's resources are released. */
-export const startDaemon = async (res: Resources, config: unknown): Promise<Daemon> => {
+export const startDaemon = async (res: Resources, config: DaemonConfig): Promise<Daemon> => {
   const decoded = Schema.decodeUnknownSync(Config)(config)
   const logs: Array<string> = []
   const collector = Logger.make(({ logLevel, message }) =>
@@ -105,7 +107,7 @@ export const untilHeard = async (daemon: Daemon, heard: string, probe: () => Pro
   const before = logged(daemon, heard)
   await eventually(`the daemon to log "${heard}"`, async () => {
     await probe()
-    await new Promise((resolve) => setTimeout(resolve, 100))
+    await sleep(100)
     return logged(daemon, heard) > before ? true : undefined
   }, { timeoutMs: 8_000 })
 }

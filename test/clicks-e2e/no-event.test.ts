@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest"
 import { resources, tempDir } from "../scoreboard/harness.ts"
+import { daemonConfig } from "../support/daemon-config.ts"
 import { eventually } from "../support/eventually.ts"
 import { nextClientId, place, sport, startBroker, startDaemon, startService, untilHeard, waitForLog } from "./harness.ts"
 
@@ -19,8 +20,8 @@ describe("a press with no event on the place", () => {
     })
     await broker.peer.subscribeAsync(feedbackTopic, { qos: 1 })
 
-    const daemon = await startDaemon(res, {
-      service: { baseUrl: service.url, token: { env: "SCOREBRIDGE_TOKEN" }, requestsPerSecond: 20, timeoutMs: 2_000 },
+    const daemon = await startDaemon(res, daemonConfig({
+      service: { baseUrl: service.url, requestsPerSecond: 20, timeoutMs: 2_000 },
       stateDirectory: tempDir(res, "clicks-no-event-state"),
       mqtt: { url: broker.mosquitto.url, clientId: nextClientId("daemon") },
       buttons: [{ name: "remote", type: "zigbee2mqtt", mqtt: { topics: [remoteTopic] } }],
@@ -30,7 +31,7 @@ describe("a press with no event on the place", () => {
         actions: [{ source: "remote", button: 1, gesture: "single", do: "highlight", team: "home" }],
         clicks: { beforeSeconds: 10, afterSeconds: 5, feedbackTopic }
       }]
-    })
+    }))
     const lookups = `/public/places/${place}/activeEventKey`
     await eventually("the refresh to learn that no event runs", async () =>
       (await service.control.requests({ method: "GET", pathPrefix: lookups, status: 404 })).length > 0 ? true : undefined)

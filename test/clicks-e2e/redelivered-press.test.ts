@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from "vitest"
 import { Outbox } from "../../src/delivery/outbox.ts"
 import { receivedAsOf, Redeliveries } from "../../src/transport/redeliveries.ts"
 import { resources, tempDir } from "../scoreboard/harness.ts"
+import { daemonConfig } from "../support/daemon-config.ts"
 import { eventually } from "../support/eventually.ts"
 import { nextClientId, place, sport, startBroker, startDaemon, startService, waitForLog } from "./harness.ts"
 
@@ -56,13 +57,13 @@ describe("a press redelivered after the daemon died before acknowledging it", ()
       }).pipe(Effect.provide(Outbox.layer({ stateDirectory })))))
     }
 
-    const daemon = await startDaemon(res, {
-      service: { baseUrl: service.url, token: { env: "SCOREBRIDGE_TOKEN" }, requestsPerSecond: 20, timeoutMs: 2_000 },
+    const daemon = await startDaemon(res, daemonConfig({
+      service: { baseUrl: service.url, requestsPerSecond: 20, timeoutMs: 2_000 },
       stateDirectory,
       mqtt: { url: broker.mosquitto.url, clientId },
       buttons: [{ name: "remote", type: "zigbee2mqtt", mqtt: { topics: [remoteTopic] } }],
       places: [{ key: place, sport, actions: [{ source: "remote", button: 1, gesture: "single", do: "highlight", team: "home" }] }]
-    })
+    }))
     return { daemon, service, eventKey }
   }
 

@@ -6,6 +6,7 @@ import { SimulatorControl } from "../../simulator/control-client.ts"
 import { startSimulator, type RunningSimulator } from "../../simulator/index.ts"
 import { createSocket } from "node:dgram"
 import { createServer } from "node:net"
+import { daemonConfig, type PlaceConfig, writeConfig } from "../support/daemon-config.ts"
 import { freePort } from "../support/free-port.ts"
 import { type Mosquitto, startMosquitto } from "../support/mosquitto.ts"
 import { type PtyPair, startPtyPair } from "../support/pty.ts"
@@ -54,66 +55,57 @@ interface Setup {
   readonly serialPath?: string
   readonly brokerUrl?: string
   readonly court2Key?: string
-  readonly court2Sport?: string
+  readonly court2Sport?: PlaceConfig["sport"]
   readonly stateDirectory?: string
-  /** The scoreboard's protocol and link (YAML under `scoreboard:`), instead of the serial and MQTT ones. */
-  readonly court1Scoreboard?: string
-  readonly court2Scoreboard?: string
+  /** The scoreboard's protocol and link, instead of the serial and MQTT ones. */
+  readonly court1Scoreboard?: Scoreboard
+  readonly court2Scoreboard?: Scoreboard
 }
+
+type Scoreboard = PlaceConfig["scoreboard"]
 
 let configs = 0
 const configFile = (setup: Setup = {}): string => {
-  const file = join(scratch, `config-${++configs}.yaml`)
   const companyKey = setup.companyKey === undefined ? "venue-org" : setup.companyKey
-  writeFileSync(file, `service:
-  baseUrl: ${simulator.url}
-  token:
-    env: SB_DOCTOR_TOKEN
-${companyKey === null ? "" : `  companyKey: ${companyKey}\n`}stateDirectory: ${setup.stateDirectory ?? state}
-mqtt:
-  url: ${setup.brokerUrl ?? broker.url}
-places:
-  - key: court-1
-    sport: tennis
-    scoreboard:
-${setup.court1Scoreboard ?? `      protocol: daktronics-rtd
-      serial:
-        path: ${setup.serialPath ?? pty.daemonPath}`}
-  - key: ${setup.court2Key ?? "court-2"}
-    sport: ${setup.court2Sport ?? "volleyball"}
-    scoreboard:
-${setup.court2Scoreboard ?? `      protocol: json
-      mqtt:
-        topics: [venue/court-2/score]
-      options:
-        framing: message
-        fields: { home: home, away: away }`}
-`)
-  return file
+  return writeConfig(join(scratch, `config-${++configs}.yaml`), daemonConfig({
+    service: { baseUrl: simulator.url, token: { env: "SB_DOCTOR_TOKEN" }, ...(companyKey === null ? {} : { companyKey }) },
+    stateDirectory: setup.stateDirectory ?? state,
+    mqtt: { url: setup.brokerUrl ?? broker.url },
+    places: [
+      {
+        key: "court-1",
+        sport: "tennis",
+        scoreboard: setup.court1Scoreboard ?? { protocol: "daktronics-rtd", serial: { path: setup.serialPath ?? pty.daemonPath } }
+      },
+      {
+        key: setup.court2Key ?? "court-2",
+        sport: setup.court2Sport ?? "volleyball",
+        scoreboard: setup.court2Scoreboard ?? {
+          protocol: "json",
+          mqtt: { topics: ["venue/court-2/score"] },
+          options: { framing: "message", fields: { home: "home", away: "away" } }
+        }
+      }
+    ]
+  }))
 }
 
 const doctor = (config: string, withToken = token) => runCli("doctor", ["--config", config], { SB_DOCTOR_TOKEN: withToken })
 
 const lineOf = (stdout: string, start: string): string | undefined => stdout.split("\n").find((line) => line.includes(start))
 
-/** The FAIL line containing `what`, with the advice line right after it. */
-const failure = (stdout: string, what: string): { readonly line: string; readonly advice: string } => {
+/** The `flag` line containing `what`, with the advice line right after it. */
+const flagged = (flag: "FAIL" | "WARN") => (stdout: string, what: string): { readonly line: string; readonly advice: string } => {
   const lines = stdout.split("\n")
-  const index = lines.findIndex((line) => line.startsWith("[FAIL]") && line.includes(what))
-  expect(index, `a FAIL line about ${what} in:\n${stdout}`).toBeGreaterThanOrEqual(0)
+  const index = lines.findIndex((line) => line.startsWith(`[${flag}]`) && line.includes(what))
+  expect(index, `a ${flag} line about ${what} in:\n${stdout}`).toBeGreaterThanOrEqual(0)
   return { line: lines[index]!, advice: lines[index + 1] ?? "" }
 }
+const failure = flagged("FAIL")
+const warning = flagged("WARN")
 
-/** The WARN line containing `what`, with the advice line right after it. */
-const warning = (stdout: string, what: string): { readonly line: string; readonly advice: string } => {
-  const lines = stdout.split("\n")
-  const index = lines.findIndex((line) => line.startsWith("[WARN]") && line.includes(what))
-  expect(index, `a WARN line about ${what} in:\n${stdout}`).toBeGreaterThanOrEqual(0)
-  return { line: lines[index]!, advice: lines[index + 1] ?? "" }
-}
-
-/** A Stramatel scoreboard reached over `link` (YAML under scoreboard:, without its first indent). */
-const stramatelOver = (link: string): string => `      protocol: stramatel-452m\n      ${link}`
+/** A Stramatel scoreboard reached over the network. */
+const stramatelOver = (link: Pick<NonNullable<Scoreboard>, "tcp" | "udp">): Scoreboard => ({ protocol: "stramatel-452m", ...link })
 
 describe("scorebridge doctor (process)", () => {
   it("passes every check against the service, a pty and a broker, spacing its requests", async () => {
@@ -227,8 +219,8 @@ describe("scorebridge doctor (process)", () => {
     await new Promise<void>((resolve) => held.listen({ host: "127.0.0.1", port: heldPort }, () => resolve()))
     try {
       const run = await doctor(configFile({
-        court1Scoreboard: stramatelOver(`tcp:\n        connect: 127.0.0.1:${refusing}`),
-        court2Scoreboard: stramatelOver(`tcp:\n        listen: 127.0.0.1:${heldPort}`)
+        court1Scoreboard: stramatelOver({ tcp: { connect: `127.0.0.1:${refusing}` } }),
+        court2Scoreboard: stramatelOver({ tcp: { listen: `127.0.0.1:${heldPort}` } })
       }))
       expect(run.code).toBe(1)
       const { line, advice } = failure(run.stdout, "place court-1 scoreboard tcp connect")
@@ -248,8 +240,8 @@ describe("scorebridge doctor (process)", () => {
     const silent = await startConsoleServer(undefined)
     try {
       const run = await doctor(configFile({
-        court1Scoreboard: stramatelOver(`tcp:\n        connect: 127.0.0.1:${sending.port}`),
-        court2Scoreboard: stramatelOver(`tcp:\n        connect: 127.0.0.1:${silent.port}`)
+        court1Scoreboard: stramatelOver({ tcp: { connect: `127.0.0.1:${sending.port}` } }),
+        court2Scoreboard: stramatelOver({ tcp: { connect: `127.0.0.1:${silent.port}` } })
       }))
       expect(run.stdout).not.toMatch(/\[FAIL\]/u)
       expect(run.code).toBe(0)
@@ -275,8 +267,8 @@ describe("scorebridge doctor (process)", () => {
     const tcpPort = await freePort()
     try {
       const run = await doctor(configFile({
-        court1Scoreboard: stramatelOver(`udp:\n        listen: 127.0.0.1:${udpPort}`),
-        court2Scoreboard: stramatelOver(`tcp:\n        listen: 127.0.0.1:${tcpPort}`)
+        court1Scoreboard: stramatelOver({ udp: { listen: `127.0.0.1:${udpPort}` } }),
+        court2Scoreboard: stramatelOver({ tcp: { listen: `127.0.0.1:${tcpPort}` } })
       }))
       expect(run.code).toBe(0)
       const inUse = warning(run.stdout, "place court-1 scoreboard udp listen")

@@ -1,4 +1,4 @@
-import { type ChildProcessWithoutNullStreams, execFile, spawn } from "node:child_process"
+import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process"
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -11,26 +11,14 @@ import type { ReceivedChunk } from "../../src/domain/received.ts"
 import { captureLine, parseCapture } from "../../src/replay/capture-format.ts"
 import { eventually } from "../support/eventually.ts"
 import { openWriter, type PtyPair, startPtyPair } from "../support/pty.ts"
+import { runScorebridge, scorebridge } from "../support/scorebridge-cli.ts"
 import { type ConsoleLayout, fairplayPacket, gameChunks, hockeyGame, mmss, right, rtdWrites, type Shown, stramatelFrame, textLine } from "./learn-support.ts"
 import { sleep } from "../support/sleep.ts"
 
-const cli = join(import.meta.dirname, "../../bin/scorebridge")
 const scratch = mkdtempSync(join(tmpdir(), "scorebridge-learn-"))
 afterAll(() => rmSync(scratch, { recursive: true, force: true }))
 
-interface Run {
-  readonly code: number
-  readonly stdout: string
-  readonly stderr: string
-}
-
-/** `bin/scorebridge learn …` as a real process (the bundle vitest's global setup builds from the sources under test). */
-const learn = (args: ReadonlyArray<string>): Promise<Run> =>
-  new Promise((resolve) => {
-    execFile(cli, ["learn", ...args], { timeout: 30_000 }, (error, stdout, stderr) =>
-      resolve({ code: error === null ? 0 : typeof error.code === "number" ? error.code : -1, stdout, stderr })
-    )
-  })
+const learn = (args: ReadonlyArray<string>) => runScorebridge("learn", args)
 
 let files = 0
 const captureOf = (chunks: ReadonlyArray<ReceivedChunk>): string => {
@@ -156,7 +144,7 @@ afterEach(async () => {
 })
 
 const startLive = (args: ReadonlyArray<string>): Live => {
-  const child = spawn(cli, ["learn", ...args], { stdio: ["pipe", "pipe", "pipe"] })
+  const child = spawn(scorebridge, ["learn", ...args], { stdio: ["pipe", "pipe", "pipe"] })
   let stdout = ""
   child.stdout.setEncoding("utf8").on("data", (text: string) => (stdout += text))
   child.stderr.setEncoding("utf8").on("data", (text: string) => (stdout += text))

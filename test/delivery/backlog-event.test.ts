@@ -1,7 +1,8 @@
 import { Effect } from "effect"
 import { afterEach, expect, it } from "vitest"
 import { ActiveEvents } from "../../src/events/active-events.ts"
-import { genericEntry, startDelivery, waitFor } from "./delivery-harness.ts"
+import { eventually } from "../support/eventually.ts"
+import { genericEntry, startDelivery } from "./delivery-harness.ts"
 
 let delivery: Awaited<ReturnType<typeof startDelivery>> | undefined
 afterEach(async () => {
@@ -15,7 +16,7 @@ it("a backlog that waited out an outage lands in the event live when it was capt
   const base = Date.now()
   // Learned from the place-score answer: match-1 is live on court-1.
   await d.append({ place: "court-1", kind: "score", payload: genericEntry(0, base), createdAt: base })
-  await waitFor(async () => (await d.control.requests()).some((r) => r.status === 200), 5_000, "the first entry")
+  await eventually("the first entry", async () => ((await d.control.requests()).some((r) => r.status === 200) ? true : undefined), { timeoutMs: 5_000, intervalMs: 50 })
 
   await d.control.injectFault({ kind: "reset", durationMs: 2_500 })
   const known = await d.run(Effect.gen(function*() {
@@ -29,10 +30,10 @@ it("a backlog that waited out an outage lands in the event live when it was capt
   await d.control.closeEvent("court-1")
   const second = await d.control.startEvent("court-1", { externalID: "match-2" })
 
-  await waitFor(async () => {
+  await eventually("the backlog in match-1", async () => {
     const state = await d.control.state()
-    return state.events.find((e) => e.key === first.eventKey)!.scoreStream.length === 4
-  }, 20_000, "the backlog in match-1")
+    return state.events.find((e) => e.key === first.eventKey)!.scoreStream.length === 4 ? true : undefined
+  }, { timeoutMs: 20_000, intervalMs: 50 })
   const state = await d.control.state()
   expect(state.events.find((e) => e.key === first.eventKey)!.scoreStream.map((s) => s["left"])).toEqual([0, 1, 2, 3])
   expect(state.events.find((e) => e.key === second.eventKey)!.scoreStream).toEqual([])

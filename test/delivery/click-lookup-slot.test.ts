@@ -1,5 +1,6 @@
 import { afterEach, expect, it } from "vitest"
-import { appendPressWithUnknownEvent, startDelivery, waitFor } from "./delivery-harness.ts"
+import { eventually } from "../support/eventually.ts"
+import { appendPressWithUnknownEvent, startDelivery } from "./delivery-harness.ts"
 
 let delivery: Awaited<ReturnType<typeof startDelivery>> | undefined
 afterEach(async () => {
@@ -15,7 +16,7 @@ it("a click whose event was unknown at press time spends one slot on the look-up
   const { eventKey } = await d.control.startEvent("court-1")
   await appendPressWithUnknownEvent(d, "lookup-slot")
   const clicksPath = `/public/events/${eventKey}/clicks`
-  await waitFor(async () => (await d.control.requests({ pathPrefix: clicksPath, status: 200 })).length === 1, 8_000, "the click")
+  await eventually("the click", async () => ((await d.control.requests({ pathPrefix: clicksPath, status: 200 })).length === 1 ? true : undefined), { timeoutMs: 8_000, intervalMs: 50 })
   const requests = await d.control.requests({ pathPrefix: "/public/" })
   expect(requests.filter((r) => r.status === 429)).toEqual([])
   const lookup = requests.find((r) => r.path === "/public/places/court-1/activeEventKey")!

@@ -3,7 +3,6 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { Effect, Layer, ManagedRuntime, Redacted, References } from "effect"
 import { Outbox } from "../../src/delivery/outbox.ts"
-import { Scheduler } from "../../src/delivery/scheduler.ts"
 import { deliveryLayer } from "../../src/daemon/delivery-layer.ts"
 import { SimulatorControl } from "../../simulator/control-client.ts"
 import { type RunningSimulator, type SimulatorSeed, startSimulator } from "../../simulator/index.ts"
@@ -64,16 +63,6 @@ export const startDelivery = async (
       rmSync(stateDirectory, { recursive: true, force: true })
     }
   }
-}
-
-/** Polls until `check` holds or the deadline passes; bounded, so a broken scheduler fails the test. */
-export const waitFor = async (check: () => Promise<boolean>, timeoutMs: number, what: string) => {
-  const deadline = Date.now() + timeoutMs
-  while (Date.now() < deadline) {
-    if (await check()) return
-    await new Promise((r) => setTimeout(r, 50))
-  }
-  throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`)
 }
 
 /** A single press on court-1 made before the place's live event was known: delivering it needs a look-up. */

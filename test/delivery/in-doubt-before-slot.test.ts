@@ -6,7 +6,8 @@ import { afterEach, expect, it } from "vitest"
 import { Outbox } from "../../src/delivery/outbox.ts"
 import { RateBudget } from "../../src/delivery/rate-budget.ts"
 import type { RecordedRequest } from "../../simulator/recorder.ts"
-import { appendPressWithUnknownEvent, genericEntry, startDelivery, waitFor } from "./delivery-harness.ts"
+import { eventually } from "../support/eventually.ts"
+import { appendPressWithUnknownEvent, genericEntry, startDelivery } from "./delivery-harness.ts"
 
 /** How long the stand-in for a slow disk holds each in-doubt write (a stalled fsync). */
 const inDoubtWriteMs = 300
@@ -67,7 +68,7 @@ const scorePosts = (d: NonNullable<typeof delivery>, status?: number) =>
 it("a slow in-doubt write is made while the item waits for its slot: a backlog still leaves one slot apart", async () => {
   const d = (delivery = await startSlowDisk())
   const ids = await appendScores(d, 5)
-  await waitFor(async () => (await scorePosts(d, 200)).length === 5, 15_000, "5 entries")
+  await eventually("5 entries", async () => ((await scorePosts(d, 200)).length === 5 ? true : undefined), { timeoutMs: 15_000, intervalMs: 50 })
   const posts = await scorePosts(d)
   expect(posts.filter((r) => r.status === 429)).toEqual([])
   for (const [i, post] of posts.slice(1).entries()) expect(post.at - posts[i]!.at).toBeGreaterThanOrEqual(990)
@@ -84,9 +85,9 @@ it("an item shut down while it waits for its slot is not left in doubt", async (
   const d = (delivery = await startSlowDisk({ requestsPerSecond: 0.2 }))
   const ids = await appendScores(d, 3)
   // The first entry goes out; the second is marked and waits for the next slot.
-  await waitFor(async () => (await scorePosts(d, 200)).length === 1, 5_000, "the first entry")
+  await eventually("the first entry", async () => ((await scorePosts(d, 200)).length === 1 ? true : undefined), { timeoutMs: 5_000, intervalMs: 50 })
   const sentAtOf = (id: number) => d.run(Effect.flatMap(Effect.service(Outbox), (outbox) => outbox.get(id))).then((item) => Option.getOrThrow(item).sentAt)
-  await waitFor(async () => (await sentAtOf(ids[1]!)) !== null, 3_000, "the second entry's in-doubt mark, well before its slot")
+  await eventually("the second entry's in-doubt mark, well before its slot", async () => ((await sentAtOf(ids[1]!)) !== null ? true : undefined), { timeoutMs: 3_000, intervalMs: 50 })
   await d.runtime.dispose()
 
   // As the next process finds it: pending and not in doubt, so it is sent without a read-back.
@@ -108,12 +109,12 @@ it("an item shut down while its in-doubt mark waits for the disk is not left in 
   }))
   await d.control.startEvent("court-1")
   const first = await d.append({ place: "court-1", kind: "score", payload: genericEntry(0, Date.now()), createdAt: Date.now() })
-  await waitFor(async () => (await scorePosts(d, 200)).length === 1, 5_000, "the first entry")
+  await eventually("the first entry", async () => ((await scorePosts(d, 200)).length === 1 ? true : undefined), { timeoutMs: 5_000, intervalMs: 50 })
   // Ids are given in order: the next append is first.id + 1.
   stalled.add(first.id + 1)
   const second = await d.append({ place: "court-1", kind: "score", payload: genericEntry(1, Date.now()), createdAt: Date.now() })
   const sentAtOf = (id: number) => d.run(Effect.flatMap(Effect.service(Outbox), (outbox) => outbox.get(id))).then((item) => Option.getOrThrow(item).sentAt)
-  await waitFor(async () => (await sentAtOf(second.id)) !== null, 3_000, "the second entry's in-doubt mark")
+  await eventually("the second entry's in-doubt mark", async () => ((await sentAtOf(second.id)) !== null ? true : undefined), { timeoutMs: 3_000, intervalMs: 50 })
   await d.runtime.dispose()
 
   const reopened = await Effect.runPromise(Effect.scoped(Effect.gen(function*() {
@@ -127,7 +128,7 @@ it("a click whose event had to be looked up is marked while it waits for its sec
   const d = (delivery = await startSlowDisk())
   await appendPressWithUnknownEvent(d, "slow-disk-lookup")
   const clicksPath = `/public/events/${d.eventKey}/clicks`
-  await waitFor(async () => (await d.control.requests({ pathPrefix: clicksPath, status: 200 })).length === 1, 8_000, "the click")
+  await eventually("the click", async () => ((await d.control.requests({ pathPrefix: clicksPath, status: 200 })).length === 1 ? true : undefined), { timeoutMs: 8_000, intervalMs: 50 })
   const lookupSlot = await d.slotOf((r) => r.path === "/public/places/court-1/activeEventKey")
   const clickSlot = await d.slotOf((r) => r.path === clicksPath && r.status === 200)
   expect(lookupSlot).toBeGreaterThan(0)
@@ -150,7 +151,7 @@ it("an entry left in doubt that the read-back does not find is marked again whil
   }).pipe(Effect.provide(Outbox.layer({ stateDirectory })))))
 
   const d = (delivery = await startSlowDisk({ stateDirectory }))
-  await waitFor(async () => (await scorePosts(d, 200)).length === 1, 8_000, "the resent entry")
+  await eventually("the resent entry", async () => ((await scorePosts(d, 200)).length === 1 ? true : undefined), { timeoutMs: 8_000, intervalMs: 50 })
   const readBack = await d.slotOf((r) => r.method === "GET" && r.path === `/public/events/${d.eventKey}`)
   const resend = await d.slotOf((r) => r.path === "/public/places/court-1/score" && r.status === 200)
   expect(readBack).toBeGreaterThan(0)

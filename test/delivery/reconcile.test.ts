@@ -4,7 +4,8 @@ import { join } from "node:path"
 import { Effect, Option } from "effect"
 import { afterEach, describe, expect, it } from "vitest"
 import { Outbox } from "../../src/delivery/outbox.ts"
-import { genericEntry, startDelivery, waitFor } from "./delivery-harness.ts"
+import { eventually } from "../support/eventually.ts"
+import { genericEntry, startDelivery } from "./delivery-harness.ts"
 
 let delivery: Awaited<ReturnType<typeof startDelivery>> | undefined
 afterEach(async () => {
@@ -18,15 +19,15 @@ describe("unknown outcomes are reconciled, not blindly resent", () => {
     const { eventKey } = await d.control.startEvent("court-1")
     const base = Date.now()
     await d.append({ place: "court-1", kind: "score", payload: genericEntry(0, base), createdAt: base })
-    await waitFor(async () => (await d.control.requests()).some((r) => r.status === 200), 5_000, "the first entry")
+    await eventually("the first entry", async () => ((await d.control.requests()).some((r) => r.status === 200) ? true : undefined), { timeoutMs: 5_000, intervalMs: 50 })
 
     await d.control.injectFault({ kind: "reset-after-apply", count: 1, pathPrefix: "/public/places/court-1/score" })
     await d.append({ place: "court-1", kind: "score", payload: genericEntry(1, base), createdAt: base + 1 })
     await d.append({ place: "court-1", kind: "score", payload: genericEntry(2, base), createdAt: base + 2 })
-    await waitFor(async () => {
+    await eventually("three entries in the event", async () => {
       const event = (await d.control.state()).events.find((e) => e.key === eventKey)!
-      return event.scoreStream.length >= 3
-    }, 15_000, "three entries in the event")
+      return event.scoreStream.length >= 3 ? true : undefined
+    }, { timeoutMs: 15_000, intervalMs: 50 })
     // Let any (wrong) resend land before counting.
     await new Promise((r) => setTimeout(r, 500))
     const event = (await d.control.state()).events.find((e) => e.key === eventKey)!
@@ -48,10 +49,10 @@ describe("unknown outcomes are reconciled, not blindly resent", () => {
       payload: { timeStamp: pressedAt, metadata: { clickId: "press-42" } },
       createdAt: pressedAt
     })
-    await waitFor(async () => {
+    await eventually("the click settled", async () => {
       const state = await d.run(outboxState(click.id))
-      return state === "delivered"
-    }, 15_000, "the click settled")
+      return state === "delivered" ? true : undefined
+    }, { timeoutMs: 15_000, intervalMs: 50 })
     const event = (await d.control.state()).events.find((e) => e.key === eventKey)!
     expect(event.moments).toHaveLength(1)
     expect(event.moments[0]!.metadata).toMatchObject({ clickId: "press-42" })
@@ -66,7 +67,7 @@ describe("unknown outcomes are reconciled, not blindly resent", () => {
     await d.control.injectFault({ kind: "status", status: 503, count: 1, pathPrefix: `/public/events/${eventKey}` })
     const pressedAt = Date.now()
     const click = await d.append({ place: "court-1", kind: "click", eventKey, payload: { timeStamp: pressedAt, metadata: { clickId: "press-44" } }, createdAt: pressedAt })
-    await waitFor(async () => (await d.run(outboxState(click.id))) === "delivered", 15_000, "the click settled")
+    await eventually("the click settled", async () => ((await d.run(outboxState(click.id))) === "delivered" ? true : undefined), { timeoutMs: 15_000, intervalMs: 50 })
     const requests = await d.control.requests()
     expect(requests.filter((r) => r.method === "GET" && r.path === `/public/events/${eventKey}`).map((r) => r.status)).toEqual([503, 200])
     expect(requests.filter((r) => r.path.endsWith("/clicks"))).toHaveLength(1)
@@ -79,7 +80,7 @@ describe("unknown outcomes are reconciled, not blindly resent", () => {
     await d.control.injectFault({ kind: "reset", count: 1, pathPrefix: `/public/events/${eventKey}/clicks` })
     const pressedAt = Date.now()
     const click = await d.append({ place: "court-1", kind: "click", eventKey, payload: { timeStamp: pressedAt, metadata: { clickId: "press-43" } }, createdAt: pressedAt })
-    await waitFor(async () => (await d.run(outboxState(click.id))) === "delivered", 15_000, "the click settled")
+    await eventually("the click settled", async () => ((await d.run(outboxState(click.id))) === "delivered" ? true : undefined), { timeoutMs: 15_000, intervalMs: 50 })
     const event = (await d.control.state()).events.find((e) => e.key === eventKey)!
     expect(event.moments).toHaveLength(1)
     expect((await d.control.requests()).filter((r) => r.path.endsWith("/clicks"))).toHaveLength(2)
@@ -108,7 +109,7 @@ describe("unknown outcomes are reconciled, not blindly resent", () => {
     await new Promise((resolve) => setTimeout(resolve, 200))
 
     // The delivery core starts here (its first use builds it), as the restarted daemon.
-    await waitFor(async () => (await d.run(outboxState(leftInDoubt))) === "delivered", 15_000, "the entry settled")
+    await eventually("the entry settled", async () => ((await d.run(outboxState(leftInDoubt))) === "delivered" ? true : undefined), { timeoutMs: 15_000, intervalMs: 50 })
     const event = (await d.control.state()).events.find((e) => e.key === eventKey)!
     expect(event.scoreStream.map((s) => s["left"])).toEqual([0])
     const requests = (await d.control.requests({ pathPrefix: "/public/" })).map((r) => `${r.method} ${r.path}`)

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest"
-import { genericEntry, startDelivery, waitFor } from "./delivery-harness.ts"
+import { eventually } from "../support/eventually.ts"
+import { genericEntry, startDelivery } from "./delivery-harness.ts"
 
 /**
  * The scheduler with the real outbox, deliverer and client against the simulator: what only the
@@ -22,7 +23,7 @@ describe("scheduler against the simulator's rate limit", () => {
     await d.control.startEvent("court-1")
     const base = Date.now()
     for (let i = 0; i < 30; i++) await d.append({ place: i % 2 === 0 ? "court-1" : "court-2", kind: "score", payload: genericEntry(i, base), createdAt: base + i })
-    await waitFor(async () => (await scorePosts(d)).filter((r) => r.status === 200).length === 30, 25_000, "30 deliveries")
+    await eventually("30 deliveries", async () => ((await scorePosts(d)).filter((r) => r.status === 200).length === 30 ? true : undefined), { timeoutMs: 25_000, intervalMs: 50 })
     const requests = await d.control.requests()
     expect(requests.filter((r) => r.status === 429)).toEqual([])
     // Per place, the service saw the entries in capture order.
@@ -44,7 +45,7 @@ describe("scheduler under service failures", () => {
     await d.control.injectFault({ kind: "status", status: 401, count: 1, pathPrefix: "/public/places" })
     const base = Date.now()
     for (let i = 0; i < 4; i++) await d.append({ place: i % 2 === 0 ? "court-1" : "court-2", kind: "score", payload: genericEntry(i, base), createdAt: base + i })
-    await waitFor(async () => (await scorePosts(d)).filter((r) => r.status === 200).length === 4, 20_000, "4 deliveries after the probe")
+    await eventually("4 deliveries after the probe", async () => ((await scorePosts(d)).filter((r) => r.status === 200).length === 4 ? true : undefined), { timeoutMs: 20_000, intervalMs: 50 })
     const requests = await d.control.requests()
     const rejected = requests.findIndex((r) => r.status === 401)
     const probe = requests.findIndex((r) => r.path === "/public/sports")

@@ -4,7 +4,8 @@ import { daktronicsBasketball } from "../scoreboard/consoles/daktronics.ts"
 import { resources, stampToleranceMs, type WriteTimes } from "../scoreboard/harness.ts"
 import { type BasketballBoard, basketballEntry, basketballQuarter } from "../scoreboard/matches/basketball-quarter.ts"
 import { expectedEntries, type Step } from "../scoreboard/matches/match.ts"
-import { acceptedScores, expectAutoClicks, expectScores, lagOf, outboxByKind, playSteps, startPtyBridge, untilClicksAndScoresIn, untilDrained } from "./support.ts"
+import { startPtyBridge } from "../scoreboard/pty-match.ts"
+import { acceptedScores, expectAutoClicks, expectScores, lagOf, outboxByKind, playSteps, untilClicksAndScoresIn, untilDrained } from "./support.ts"
 
 /**
  * A basketball quarter from a Daktronics console over a pty, the daemon a real process: the

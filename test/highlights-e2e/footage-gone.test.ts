@@ -2,8 +2,10 @@ import { afterEach, describe, expect, it } from "vitest"
 import { daktronicsBasketball } from "../scoreboard/consoles/daktronics.ts"
 import { resources } from "../scoreboard/harness.ts"
 import type { BasketballBoard } from "../scoreboard/matches/basketball-quarter.ts"
+import { startPtyBridge } from "../scoreboard/pty-match.ts"
 import { eventually } from "../support/eventually.ts"
-import { acceptedClicks, acceptedScores, clickRequests, outboxByKind, outboxItems, sleep, startPtyBridge, untilLogged } from "./support.ts"
+import { sleep } from "../support/sleep.ts"
+import { acceptedClicks, acceptedScores, clickRequests, outboxByKind, outboxItems, untilLogged } from "./support.ts"
 
 /**
  * An outage outlasts a pending auto-highlight's footage: it is settled as skipped and never sent,

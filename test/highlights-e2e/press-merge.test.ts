@@ -3,8 +3,10 @@ import { nextClientId, startBroker } from "../clicks-e2e/harness.ts"
 import { daktronicsBasketball } from "../scoreboard/consoles/daktronics.ts"
 import { type Bridge, resources, tempDir } from "../scoreboard/harness.ts"
 import type { BasketballBoard } from "../scoreboard/matches/basketball-quarter.ts"
+import { startPtyBridge } from "../scoreboard/pty-match.ts"
 import { eventually } from "../support/eventually.ts"
-import { acceptedClicks, acceptedScores, clickRequests, outboxByKind, outboxItems, sleep, startPtyBridge, untilLogged } from "./support.ts"
+import { sleep } from "../support/sleep.ts"
+import { acceptedClicks, acceptedScores, clickRequests, outboxByKind, outboxItems, untilLogged } from "./support.ts"
 
 /**
  * A press and an auto-highlight of the same moment make one click, the press's: a button over

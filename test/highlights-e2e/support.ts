@@ -3,40 +3,15 @@ import { expect } from "vitest"
 import { Outbox, type OutboxItem } from "../../src/delivery/outbox.ts"
 import type { RecordedRequest } from "../../simulator/control-client.ts"
 import type { SimulatedConsole } from "../scoreboard/consoles/console.ts"
-import {
-  type Bridge,
-  type BridgeOptions,
-  type Resources,
-  type Sport,
-  stampToleranceMs,
-  startBridge,
-  tempDir,
-  waitForSerialConnects,
-  type WriteTimes
-} from "../scoreboard/harness.ts"
+import { type Bridge, stampToleranceMs, type WriteTimes } from "../scoreboard/harness.ts"
 import type { Expected, Step } from "../scoreboard/matches/match.ts"
 import { eventually } from "../support/eventually.ts"
-import { openWriter, startPtyPair } from "../support/pty.ts"
 import { sleep } from "../support/sleep.ts"
 
 /**
- * Shared pieces of the auto-highlight end-to-end tests: a console on a socat pty feeding the
- * daemon (in this process or as a real one), and what the simulator and the outbox hold after.
+ * Shared pieces of the auto-highlight end-to-end tests (each starts its bridge with
+ * test/scoreboard/pty-match.ts): what the simulator and the outbox hold after.
  */
-
-/** As test/scoreboard/pty-match.ts, with the place's auto-highlight rules (and any other config). */
-export const startPtyBridge = async (res: Resources, sport: Sport, console: SimulatedConsole<never>, options: BridgeOptions) => {
-  const pty = await startPtyPair(tempDir(res, "highlights-pty"))
-  res.defer(() => pty.stop())
-  const bridge = await startBridge(res, sport, console, { serial: pty.daemonPath }, options)
-  await waitForSerialConnects(bridge, 1)
-  // Opened only once the daemon has its end: nothing stale is queued in the pty.
-  const writer = openWriter(pty.writerPath)
-  res.defer(() => writer.close())
-  return { pty, bridge, writer }
-}
-
-export { sleep }
 
 export interface ClickMetadata {
   readonly clickId: string

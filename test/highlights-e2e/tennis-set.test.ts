@@ -4,7 +4,8 @@ import { stramatelTennis } from "../scoreboard/consoles/stramatel.ts"
 import { resources, type WriteTimes } from "../scoreboard/harness.ts"
 import { expectedEntries, type Step } from "../scoreboard/matches/match.ts"
 import { tennisEntry, tennisSet, type TennisSetBoard } from "../scoreboard/matches/tennis-set.ts"
-import { acceptedScores, expectAutoClicks, expectScores, outboxByKind, playSteps, startPtyBridge, untilClicksAndScoresIn } from "./support.ts"
+import { startPtyBridge } from "../scoreboard/pty-match.ts"
+import { acceptedScores, expectAutoClicks, expectScores, outboxByKind, playSteps, untilClicksAndScoresIn } from "./support.ts"
 
 /**
  * A tennis set to 6–6 and a tie-break from a Stramatel console over a pty, the daemon in this

@@ -1,4 +1,3 @@
-import { execFile } from "node:child_process"
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -8,17 +7,12 @@ import { daktronicsBasketball, daktronicsTennis } from "../scoreboard/consoles/d
 import { basketballQuarter, type BasketballBoard } from "../scoreboard/matches/basketball-quarter.ts"
 import type { Step } from "../scoreboard/matches/match.ts"
 import { tennisSet } from "../scoreboard/matches/tennis-set.ts"
+import { runScorebridge } from "../support/scorebridge-cli.ts"
 
-const cli = join(import.meta.dirname, "../../bin/scorebridge")
 const scratch = mkdtempSync(join(tmpdir(), "scorebridge-auto-replay-"))
 afterAll(() => rmSync(scratch, { recursive: true, force: true }))
 
-const replay = (...args: ReadonlyArray<string>): Promise<{ code: number; stdout: string; stderr: string }> =>
-  new Promise((resolve) => {
-    execFile(cli, ["replay", ...args], { timeout: 30_000, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
-      resolve({ code: error === null ? 0 : typeof error.code === "number" ? error.code : -1, stdout, stderr })
-    })
-  })
+const replay = (...args: ReadonlyArray<string>) => runScorebridge("replay", args)
 
 const start = 1_800_000_000_000
 

@@ -1,4 +1,3 @@
-import { execFile } from "node:child_process"
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -9,18 +8,12 @@ import type { ReplayRecord } from "../../src/replay/replay.ts"
 import { bodetFloorball } from "../scoreboard/consoles/bodet.ts"
 import { floorballEntry, floorballMatch } from "../scoreboard/matches/floorball-match.ts"
 import { expectedEntries } from "../scoreboard/matches/match.ts"
-
-const cli = join(import.meta.dirname, "../../bin/scorebridge")
+import { runScorebridge } from "../support/scorebridge-cli.ts"
 
 const scratch = mkdtempSync(join(tmpdir(), "scorebridge-bodet-replay-"))
 afterAll(() => rmSync(scratch, { recursive: true, force: true }))
 
-const replay = (...args: ReadonlyArray<string>): Promise<{ code: number; stdout: string; stderr: string }> =>
-  new Promise((resolve) => {
-    execFile(cli, ["replay", ...args], { timeout: 30_000, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
-      resolve({ code: error === null ? 0 : typeof error.code === "number" ? error.code : -1, stdout, stderr })
-    })
-  })
+const replay = (...args: ReadonlyArray<string>) => runScorebridge("replay", args)
 
 describe("scorebridge replay --protocol bodet-scorepad (a real process)", () => {
   it("prints one entry per score change of a raw capture, none for bad LRCs, cut frames or other messages", async () => {

@@ -1,4 +1,3 @@
-import { execFile } from "node:child_process"
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -8,18 +7,12 @@ import type { ReplayRecord } from "../../src/replay/replay.ts"
 import { fairplayConsole } from "../scoreboard/consoles/fairplay.ts"
 import { hockeyEntry, hockeyGame } from "../scoreboard/matches/hockey-game.ts"
 import { expectedEntries } from "../scoreboard/matches/match.ts"
-
-const cli = join(import.meta.dirname, "../../bin/scorebridge")
+import { runScorebridge } from "../support/scorebridge-cli.ts"
 
 const scratch = mkdtempSync(join(tmpdir(), "scorebridge-fairplay-replay-"))
 afterAll(() => rmSync(scratch, { recursive: true, force: true }))
 
-const replay = (...args: ReadonlyArray<string>): Promise<{ code: number; stdout: string; stderr: string }> =>
-  new Promise((resolve) => {
-    execFile(cli, ["replay", ...args], { timeout: 30_000, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
-      resolve({ code: error === null ? 0 : typeof error.code === "number" ? error.code : -1, stdout, stderr })
-    })
-  })
+const replay = (...args: ReadonlyArray<string>) => runScorebridge("replay", args)
 
 const entriesOf = (stdout: string) =>
   stdout.trimEnd().split("\n").map((line) => JSON.parse(line) as ReplayRecord).flatMap((r) => {

@@ -1,4 +1,3 @@
-import { writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { format } from "node:util"
 import { Effect, Layer, Logger, ManagedRuntime, Redacted, Schema } from "effect"
@@ -9,6 +8,7 @@ import { Outbox } from "../../src/delivery/outbox.ts"
 import { SimulatorControl } from "../../simulator/control-client.ts"
 import { type RunningSimulator, type SimulatorSeed, startSimulator } from "../../simulator/index.ts"
 import { type FaultDaemon, faultDaemon } from "../faults/support/daemon.ts"
+import { type DaemonConfig, daemonConfig, type PlaceConfig, writeConfig } from "../support/daemon-config.ts"
 import { eventually } from "../support/eventually.ts"
 import { freePort } from "../support/free-port.ts"
 import { type Resources, tempDir } from "../support/resources.ts"
@@ -77,9 +77,9 @@ export interface BridgeOptions {
    */
   readonly process?: boolean
   /** More of the place's config (e.g. autoHighlights, clicks, actions, teams), beside its key, sport and scoreboard. */
-  readonly place?: Readonly<Record<string, unknown>>
+  readonly place?: Partial<PlaceConfig>
   /** More top-level config (e.g. buttons, mqtt), beside service, stateDirectory, status and places. */
-  readonly config?: Readonly<Record<string, unknown>>
+  readonly config?: Partial<Omit<DaemonConfig, "service" | "places">>
 }
 
 /** The place's scoreboard block for `link`. */
@@ -120,8 +120,8 @@ export const startBridge = async (
   const { eventKey } = await control.startEvent(place, { homeTeam: "Home", awayTeam: "Away", name: `${sport} e2e` })
 
   const stateDirectory = tempDir(res, "scoreboard-state")
-  const rawConfig = {
-    service: { baseUrl: sim.url, token: { env: "SCOREBRIDGE_TOKEN" }, requestsPerSecond, timeoutMs: 2_000 },
+  const rawConfig = daemonConfig({
+    service: { baseUrl: sim.url, requestsPerSecond, timeoutMs: 2_000 },
     stateDirectory,
     // Tests run side by side: the status page must not take the default port.
     status: { listen: `127.0.0.1:${await freePort()}` },
@@ -133,7 +133,7 @@ export const startBridge = async (
       scoreboard: { protocol: console.protocol, ...scoreboardLinkConfig(link), options: console.options },
       ...options.place
     }]
-  }
+  })
   const running = options.process === true
     ? startDaemonProcess(res, rawConfig, stateDirectory)
     : await startDaemonInProcess(res, Schema.decodeUnknownSync(Config)(rawConfig))
@@ -181,11 +181,10 @@ const startDaemonInProcess = async (res: Resources, config: Config): Promise<Run
 
 const pinoLevels: Readonly<Record<number, string>> = { 10: "TRACE", 20: "DEBUG", 30: "INFO", 40: "WARN", 50: "ERROR", 60: "FATAL" }
 
-const startDaemonProcess = (res: Resources, rawConfig: object, stateDirectory: string): RunningDaemon => {
+const startDaemonProcess = (res: Resources, rawConfig: DaemonConfig, stateDirectory: string): RunningDaemon => {
   const dir = tempDir(res, "scoreboard-process")
-  const configFile = join(dir, "scorebridge.yaml")
-  // JSON is YAML: the daemon reads the same config the in-process variant decodes.
-  writeFileSync(configFile, JSON.stringify(rawConfig, null, 2))
+  // The same config the in-process variant decodes.
+  const configFile = writeConfig(join(dir, "scorebridge.yaml"), rawConfig)
   const daemon = faultDaemon(configFile, join(dir, "daemon.log"), { SCOREBRIDGE_TOKEN: token })
   daemon.start()
   res.defer(() => daemon.stop())

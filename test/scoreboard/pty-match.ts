@@ -1,6 +1,18 @@
 import { openWriter, startPtyPair } from "../support/pty.ts"
 import type { SimulatedConsole } from "./consoles/console.ts"
-import { type Bridge, expectDelivered, expectModelShape, play, type Resources, type Sport, startBridge, tempDir, waitForSerialConnects, type WriteTimes } from "./harness.ts"
+import {
+  type Bridge,
+  type BridgeOptions,
+  expectDelivered,
+  expectModelShape,
+  play,
+  type Resources,
+  type Sport,
+  startBridge,
+  tempDir,
+  waitForSerialConnects,
+  type WriteTimes
+} from "./harness.ts"
 import { expectedEntries, type Step } from "./matches/match.ts"
 
 /**
@@ -8,10 +20,10 @@ import { expectedEntries, type Step } from "./matches/match.ts"
  * opened only once the daemon has the port open: bytes written before would
  * queue in the pty and arrive late, stamped when read (see testing notes).
  */
-export const startPtyBridge = async (res: Resources, sport: Sport, console: SimulatedConsole<never>) => {
+export const startPtyBridge = async (res: Resources, sport: Sport, console: SimulatedConsole<never>, options: BridgeOptions = {}) => {
   const pty = await startPtyPair(tempDir(res, "scoreboard-pty"))
   res.defer(() => pty.stop())
-  const bridge: Bridge = await startBridge(res, sport, console, { serial: pty.daemonPath })
+  const bridge: Bridge = await startBridge(res, sport, console, { serial: pty.daemonPath }, options)
   await waitForSerialConnects(bridge, 1)
   const writer = openWriter(pty.writerPath)
   res.defer(() => writer.close())

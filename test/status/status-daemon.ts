@@ -4,6 +4,7 @@ import { Config } from "../../src/config/schema.ts"
 import { daemonLayer } from "../../src/daemon/daemon-layer.ts"
 import { SimulatorControl } from "../../simulator/control-client.ts"
 import { startSimulator } from "../../simulator/index.ts"
+import { daemonConfig } from "../support/daemon-config.ts"
 import { eventually } from "../support/eventually.ts"
 import { freePort } from "../support/free-port.ts"
 import { openWriter, type PtyWriter, startPtyPair } from "../support/pty.ts"
@@ -67,8 +68,8 @@ export const startStatusDaemon = async (res: Resources, options: StatusDaemonOpt
   if (buttonPty !== undefined) res.defer(() => buttonPty.stop())
   const port = await freePort()
 
-  const config = Schema.decodeUnknownSync(Config)({
-    service: { baseUrl: sim.url, token: { env: "SCOREBRIDGE_TOKEN" }, requestsPerSecond: 20, timeoutMs: 2_000 },
+  const config = Schema.decodeUnknownSync(Config)(daemonConfig({
+    service: { baseUrl: sim.url, requestsPerSecond: 20, timeoutMs: 2_000 },
     stateDirectory: tempDir(res, "status-state"),
     status: {
       listen: `127.0.0.1:${port}`,
@@ -80,7 +81,7 @@ export const startStatusDaemon = async (res: Resources, options: StatusDaemonOpt
       : { mqtt: { url: options.mqtt.url, topicPrefix: options.mqtt.topicPrefix, clientId: `status-test-${process.pid}-${++clients}` } }),
     ...(buttonPty === undefined ? {} : { buttons: [{ name: "courtside-box", type: "serial-buttons", serial: { path: buttonPty.daemonPath } }] }),
     places: options.courts.map((kind, i) => ({
-      key: courts[i],
+      key: courts[i]!,
       name: `Court ${i + 1}`,
       sport: "basketball",
       scoreboard: {
@@ -90,7 +91,7 @@ export const startStatusDaemon = async (res: Resources, options: StatusDaemonOpt
       },
       ...(buttonPty !== undefined && i === 0 ? { actions: [{ source: "courtside-box", button: "1", gesture: "single", do: "highlight", team: "home" }] } : {})
     }))
-  })
+  }))
 
   const logs: Array<string> = []
   const collector = Logger.make(({ logLevel, message }) =>

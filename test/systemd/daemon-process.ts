@@ -1,7 +1,7 @@
 import { collectDaemonOutput } from "../support/daemon-output.ts"
 import { type ChildProcess, spawn } from "node:child_process"
-import { writeFileSync } from "node:fs"
 import { join } from "node:path"
+import { type DaemonConfig, daemonConfig, type PlaceConfig } from "../support/daemon-config.ts"
 import { eventually } from "../support/eventually.ts"
 
 /**
@@ -73,44 +73,33 @@ export const startDaemon = (config: string, env: Readonly<Record<string, string>
   }
 }
 
-export interface PlaceLink {
-  readonly key: string
-  readonly serialPath: string
-}
+/** A tennis place on a serial link speaking the demo's `lines` protocol. */
+export const tennisOnSerial = (key: string, serialPath: string): PlaceConfig => ({
+  key,
+  sport: "tennis",
+  scoreboard: {
+    protocol: "lines",
+    serial: { path: serialPath, baudRate: 9600 },
+    options: { pattern: "^(?<clock>\\d\\d:\\d\\d) (?<homePoints>\\w+)-(?<awayPoints>\\w+) (?<sets>[\\d -]+)$" }
+  }
+})
 
 /**
- * A config of tennis places on serial links speaking the demo's `lines` protocol. The status
- * page gets its own free port: test files run in parallel, and the default 8370 would collide.
+ * The config of a daemon run as systemd runs it. The status page gets its own free port: test
+ * files run in parallel, and the default 8370 would collide.
  */
-export const writeConfig = (
-  file: string,
-  { baseUrl, stateDirectory, statusPort, places, timeoutMs = 10_000 }: {
+export const runConfig = (
+  { baseUrl, stateDirectory, statusPort, timeoutMs = 10_000, ...sections }: {
     readonly baseUrl: string
     readonly stateDirectory: string
     readonly statusPort: number
-    readonly places: ReadonlyArray<PlaceLink>
     readonly timeoutMs?: number
-  }
-): void => {
-  writeFileSync(file, [
-    "service:",
-    `  baseUrl: ${baseUrl}`,
-    "  token: { env: SCOREBRIDGE_TOKEN }",
-    "  requestsPerSecond: 20",
-    `  timeoutMs: ${timeoutMs}`,
-    `stateDirectory: ${stateDirectory}`,
-    `status: { listen: "127.0.0.1:${statusPort}" }`,
-    "log: { level: info }",
-    ...(places.length === 0 ? [] : ["places:"]),
-    ...places.flatMap((p) => [
-      `  - key: ${p.key}`,
-      "    sport: tennis",
-      "    scoreboard:",
-      "      protocol: lines",
-      `      serial: { path: ${p.serialPath}, baudRate: 9600 }`,
-      "      options:",
-      "        pattern: '^(?<clock>\\d\\d:\\d\\d) (?<homePoints>\\w+)-(?<awayPoints>\\w+) (?<sets>[\\d -]+)$'"
-    ]),
-    ""
-  ].join("\n"))
-}
+  } & Pick<DaemonConfig, "places" | "buttons">
+): DaemonConfig =>
+  daemonConfig({
+    service: { baseUrl, requestsPerSecond: 20, timeoutMs },
+    stateDirectory,
+    status: { listen: `127.0.0.1:${statusPort}` },
+    log: { level: "info" },
+    ...sections
+  })

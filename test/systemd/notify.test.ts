@@ -5,10 +5,11 @@ import { afterEach, describe, expect, it } from "vitest"
 import { SimulatorControl } from "../../simulator/control-client.ts"
 import { startSimulator } from "../../simulator/index.ts"
 import { resources, tempDir } from "../scoreboard/harness.ts"
+import { writeConfig } from "../support/daemon-config.ts"
 import { eventually } from "../support/eventually.ts"
 import { freePort } from "../support/free-port.ts"
 import { startPtyPair } from "../support/pty.ts"
-import { startDaemon, writeConfig } from "./daemon-process.ts"
+import { runConfig, startDaemon, tennisOnSerial } from "./daemon-process.ts"
 
 /**
  * Node cannot open a unix datagram socket, so the fake $NOTIFY_SOCKET is a small python3
@@ -58,7 +59,7 @@ describe("readiness and watchdog through $NOTIFY_SOCKET (a real process)", () =>
     const state = join(dir, "state")
     mkdirSync(state)
     const config = join(dir, "config.yaml")
-    writeConfig(config, { baseUrl: sim.url, stateDirectory: state, statusPort: await freePort(), places: [{ key: "court-1", serialPath: pty.daemonPath }] })
+    writeConfig(config, runConfig({ baseUrl: sim.url, stateDirectory: state, statusPort: await freePort(), places: [tennisOnSerial("court-1", pty.daemonPath)] }))
     const socket = join(dir, "notify.sock")
     const received = await startReceiver(socket)
 

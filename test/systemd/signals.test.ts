@@ -1,15 +1,16 @@
 import { spawn, spawnSync } from "node:child_process"
-import { appendFileSync, mkdirSync, writeFileSync } from "node:fs"
+import { mkdirSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { afterEach, describe, expect, it } from "vitest"
 import { SimulatorControl } from "../../simulator/control-client.ts"
 import { type RunningSimulator, startSimulator } from "../../simulator/index.ts"
 import { resources, tempDir } from "../scoreboard/harness.ts"
+import { type DaemonConfig, writeConfig } from "../support/daemon-config.ts"
 import { eventually } from "../support/eventually.ts"
 import { freePort } from "../support/free-port.ts"
 import { startPtyPair, writeToPty } from "../support/pty.ts"
 import { outboxStates } from "../support/outbox-file.ts"
-import { type DaemonProcess, startDaemon, writeConfig } from "./daemon-process.ts"
+import { type DaemonProcess, runConfig, startDaemon, tennisOnSerial } from "./daemon-process.ts"
 
 /**
  * The daemon as a real process (what systemd runs) against the simulator on loopback, with
@@ -58,6 +59,9 @@ const setup = async (): Promise<Setup> => {
   return { dir, sim, control, state, config: join(dir, "config.yaml"), statusPort: await freePort() }
 }
 
+const configure = (s: Setup, sections: Pick<DaemonConfig, "places" | "buttons"> & { readonly timeoutMs?: number }) =>
+  writeConfig(s.config, runConfig({ baseUrl: s.sim.url, stateDirectory: s.state, statusPort: s.statusPort, ...sections }))
+
 const launch = (s: Setup): DaemonProcess => {
   const daemon = startDaemon(s.config, env)
   res.defer(() => daemon.kill())
@@ -75,7 +79,7 @@ describe("scorebridge run under signals (a real process)", () => {
     res.defer(() => court1.stop())
     const court2 = await startPtyPair(s.dir, "court-2")
     res.defer(() => court2.stop())
-    writeConfig(s.config, { baseUrl: s.sim.url, stateDirectory: s.state, statusPort: s.statusPort, places: [{ key: "court-1", serialPath: court1.daemonPath }] })
+    configure(s, { places: [tennisOnSerial("court-1", court1.daemonPath)] })
     // The service is down: every entry waits in the outbox.
     await s.control.injectFault({ kind: "status", status: 503, durationMs: 60_000 })
     const daemon = launch(s)
@@ -83,11 +87,7 @@ describe("scorebridge run under signals (a real process)", () => {
     for (const frame of frames.slice(0, 3)) writeToPty(court1.writerPath, frame)
     await eventually("3 entries pending for court-1", () => outboxStates(s.state, "court-1")["pending"] === 3 ? true : undefined)
 
-    writeConfig(s.config, {
-      baseUrl: s.sim.url,
-      stateDirectory: s.state, statusPort: s.statusPort,
-      places: [{ key: "court-1", serialPath: court1.daemonPath }, { key: "court-2", serialPath: court2.daemonPath }]
-    })
+    configure(s, { places: [tennisOnSerial("court-1", court1.daemonPath), tennisOnSerial("court-2", court2.daemonPath)] })
     const before = daemon.logs().length
     daemon.process.kill("SIGHUP")
     await daemon.waitForLog(/reloaded .*: 2 place/, { from: before })
@@ -113,7 +113,7 @@ describe("scorebridge run under signals (a real process)", () => {
     const s = await setup()
     const court1 = await startPtyPair(s.dir, "court-1")
     res.defer(() => court1.stop())
-    writeConfig(s.config, { baseUrl: s.sim.url, stateDirectory: s.state, statusPort: s.statusPort, places: [{ key: "court-1", serialPath: court1.daemonPath }] })
+    configure(s, { places: [tennisOnSerial("court-1", court1.daemonPath)] })
     const daemon = launch(s)
     await daemon.waitForLog(/serial port connected/)
     writeFileSync(s.config, "service:\n  baseUrl: http://127.0.0.1:9\nplaces: nope\n")
@@ -135,7 +135,7 @@ describe("scorebridge run under signals (a real process)", () => {
     const court1 = await startPtyPair(s.dir, "court-1")
     res.defer(() => court1.stop())
     // A 10 s request timeout: the hanging request must not hold the shutdown.
-    writeConfig(s.config, { baseUrl: s.sim.url, stateDirectory: s.state, statusPort: s.statusPort, places: [{ key: "court-1", serialPath: court1.daemonPath }], timeoutMs: 10_000 })
+    configure(s, { places: [tennisOnSerial("court-1", court1.daemonPath)], timeoutMs: 10_000 })
     await s.control.injectFault({ kind: "hang", durationMs: 60_000 })
     const daemon = launch(s)
     await daemon.waitForLog(/serial port connected/)
@@ -173,16 +173,10 @@ describe("scorebridge run under signals (a real process)", () => {
     expect(spawnSync("mkfifo", [pedal]).status).toBe(0)
     const writer = spawn("sh", ["-c", `exec sleep 60 > ${pedal}`], { stdio: "ignore" })
     res.defer(() => void writer.kill("SIGKILL"))
-    writeConfig(s.config, { baseUrl: s.sim.url, stateDirectory: s.state, statusPort: s.statusPort, places: [] })
-    appendFileSync(s.config, [
-      "buttons:",
-      "  - { name: pedal, type: input-event, device: " + pedal + ", options: { keys: [KEY_A] } }",
-      "places:",
-      "  - key: court-1",
-      "    sport: tennis",
-      "    actions: [{ source: pedal, button: 30, gesture: single, do: highlight, team: home }]",
-      ""
-    ].join("\n"))
+    configure(s, {
+      buttons: [{ name: "pedal", type: "input-event", device: pedal, options: { keys: ["KEY_A"] } }],
+      places: [{ key: "court-1", sport: "tennis", actions: [{ source: "pedal", button: 30, gesture: "single", do: "highlight", team: "home" }] }]
+    })
     const daemon = launch(s)
     await daemon.waitForLog(/connected/)
     const sentAt = Date.now()

@@ -1,11 +1,12 @@
 import { randomBytes } from "node:crypto"
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { connectAsync, type MqttClient } from "mqtt"
 import { boardLineOptions } from "../../../src/demo/tennis-match.ts"
 import { SimulatorControl } from "../../../simulator/control-client.ts"
 import { type RunningSimulator, startSimulator } from "../../../simulator/index.ts"
+import { daemonConfig, type PlaceConfig, writeConfig } from "../../support/daemon-config.ts"
 import { freePort } from "../../support/free-port.ts"
 import { type Mosquitto, startMosquitto } from "../../support/mosquitto.ts"
 import { type PtyPair, startPtyPair } from "../../support/pty.ts"
@@ -121,48 +122,38 @@ export const startWorld = async (name: string, options: WorldOptions = {}): Prom
     if (options.stateDirectory === undefined) mkdirSync(stateDirectory)
     const statusListen = `127.0.0.1:${await freePort()}`
     const configFile = join(dir, "scorebridge.yaml")
-    writeFileSync(configFile, [
-      "service:",
-      `  baseUrl: ${proxy.url}`,
-      "  token: { env: SCOREBRIDGE_TOKEN }",
-      `  requestsPerSecond: ${options.daemonRate ?? requestsPerSecond}`,
-      `  timeoutMs: ${options.timeoutMs ?? 2_000}`,
-      `stateDirectory: ${stateDirectory}`,
-      `status: { listen: "${statusListen}" }`,
-      "log: { level: info }",
-      `mqtt: { url: "${broker.url}", clientId: faults-daemon-${process.pid}-${worlds} }`,
-      "buttons:",
-      "  - name: remote",
-      "    type: zigbee2mqtt",
-      `    mqtt: { topics: [${remoteTopic}] }`,
-      "places:",
-      `  - key: ${scoreboardPlace}`,
-      "    sport: tennis",
-      "    scoreboard:",
-      "      protocol: lines",
-      `      serial: { path: ${pty.daemonPath}, baudRate: 9600 }`,
-      `      options: { pattern: '${boardLineOptions.pattern}' }`,
-      `  - key: ${mqttPlace}`,
-      "    sport: basketball",
-      "    scoreboard:",
-      "      protocol: json",
-      `      mqtt: { topics: [${jsonTopic}] }`,
-      "      options:",
-      "        framing: message",
-      "        fields: { home: score.home, away: score.away, period: quarter, clock: clock }",
-      // Presses go to the place without a serial scoreboard: a click carries the place's score,
-      // which the service adds to the score stream, and the entries check must see only entries.
-      "    actions:",
-      "      - { source: remote, gesture: single, do: highlight, team: home }",
-      ...(rtdPty === undefined ? [] : [
-        `  - key: ${rtdPlace}`,
-        "    sport: basketball",
-        "    scoreboard:",
-        "      protocol: daktronics-rtd",
-        `      serial: { path: ${rtdPty.daemonPath}, baudRate: 19200 }`
-      ]),
-      ""
-    ].join("\n"))
+    writeConfig(configFile, daemonConfig({
+      service: { baseUrl: proxy.url, requestsPerSecond: options.daemonRate ?? requestsPerSecond, timeoutMs: options.timeoutMs ?? 2_000 },
+      stateDirectory,
+      status: { listen: statusListen },
+      log: { level: "info" },
+      mqtt: { url: broker.url, clientId: `faults-daemon-${process.pid}-${worlds}` },
+      buttons: [{ name: "remote", type: "zigbee2mqtt", mqtt: { topics: [remoteTopic] } }],
+      places: [
+        {
+          key: scoreboardPlace,
+          sport: "tennis",
+          scoreboard: { protocol: "lines", serial: { path: pty.daemonPath, baudRate: 9600 }, options: { pattern: boardLineOptions.pattern } }
+        },
+        {
+          key: mqttPlace,
+          sport: "basketball",
+          scoreboard: {
+            protocol: "json",
+            mqtt: { topics: [jsonTopic] },
+            options: { framing: "message", fields: { home: "score.home", away: "score.away", period: "quarter", clock: "clock" } }
+          },
+          // Presses go to the place without a serial scoreboard: a click carries the place's score,
+          // which the service adds to the score stream, and the entries check must see only entries.
+          actions: [{ source: "remote", gesture: "single", do: "highlight", team: "home" }]
+        },
+        ...(rtdPty === undefined ? [] : [{
+          key: rtdPlace,
+          sport: "basketball",
+          scoreboard: { protocol: "daktronics-rtd", serial: { path: rtdPty.daemonPath, baudRate: 19200 } }
+        } satisfies PlaceConfig])
+      ]
+    }))
     const daemon = faultDaemon(configFile, join(dir, "daemon.log"), { SCOREBRIDGE_TOKEN: token }, options.wrap)
     // Killed before the broker and pty go, so its last log lines are about the fault, not teardown.
     defer(() => daemon.kill9())
