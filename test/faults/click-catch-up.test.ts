@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from "vitest"
 import type { RecordedRequest } from "../../simulator/control-client.ts"
 import { eventually } from "../support/eventually.ts"
 import { streamMatch } from "./support/match-streamer.ts"
-import { suiteSeed } from "./support/mode.ts"
+import { long, suiteSeed } from "./support/mode.ts"
 import { primeSession } from "./support/presses.ts"
 import { figures, recordFigures } from "./support/summary.ts"
 import { mqttPlace, remoteTopic, startWorld, type World } from "./support/world.ts"
@@ -16,9 +16,12 @@ afterEach(async () => {
   world = undefined
 })
 
-/** The issue's case: 25 s of 503s at the service's real limit (1 request/s), presses all through it. */
-const outageMs = 25_000
-const pressesAt = [3_000, 8_000, 13_000, 18_000, 23_000]
+/**
+ * The issue's case (long mode): 25 s of 503s at the service's real limit (1 request/s), presses
+ * all through it. The short mode's 12 s still lets back-offs grow past the allowed catch-up.
+ */
+const outageMs = long ? 25_000 : 12_000
+const pressesAt = long ? [3_000, 8_000, 13_000, 18_000, 23_000] : [2_000, 6_000, 10_000]
 /** What the issue allows each pending click after the service answers again. */
 const catchUpLimitMs = (pending: number) => pending * 1_500 + 3_000
 
@@ -89,7 +92,7 @@ describe("clicks after an outage of the service", () => {
     recordFigures("click-catch-up", result)
 
     const tail = world.daemon.tail()
-    expect(pending.length, "clicks pending when the service answered again").toBeGreaterThanOrEqual(4)
+    expect(pending.length, "clicks pending when the service answered again").toBeGreaterThanOrEqual(pressesAt.length - 1)
     expect(backlog.scores, "score entries pending when the service answered again").toBeGreaterThanOrEqual(5)
     for (const [i, ms] of afterRecovery.entries()) {
       expect(ms, `click ${clickIdOf(arrived[i]!)}: ms from recovery to its arrival\n${tail}`).toBeLessThanOrEqual(limitMs)
