@@ -1,8 +1,11 @@
 import { protocols } from "../adapters/registry.ts"
 import type { RecordedRequest } from "../simulator/control-client.ts"
-import { accepted, allRequests, type Press, pendingScores, type ScoreWrite } from "./deliveries.ts"
+import type { Daemon } from "./daemon-process.ts"
+import { accepted, allRequests, matchClicks, matchScores, type Press, pendingScores, type ScoreWrite } from "./deliveries.ts"
+import { type Stalls, stallsLine, tail, type Watch } from "./explain.ts"
+import { type Heading, type LatencyFigure, say, sayLatency } from "./report.ts"
 import { sleep } from "./stats.ts"
-import { pressButton, type Venue, writeScoreChange } from "./venue.ts"
+import { pressButton, requestsPerSecond, type Venue, writeScoreChange } from "./venue.ts"
 
 /** A press this often while the backlog drains; each costs a slot the scores do not get. */
 const pressEveryMs = 4_000
@@ -93,4 +96,43 @@ export const drainRate = (result: SaturatedResult): DrainRate => {
   const seconds = (lastScore.at - window[0]!.at) / 1000
   // n requests span n − 1 intervals.
   return { perSecond: (window.length - 1) / seconds, requests: window.length, seconds }
+}
+
+export interface SaturatedFigures {
+  readonly click: LatencyFigure
+  readonly drain: DrainRate
+  readonly drained: boolean
+  /** Score changes written in the burst. */
+  readonly backlog: number
+  /** The daemon's VmHWM once the backlog has drained: the most it took under load. */
+  readonly rssPeakMb: number
+}
+
+/** A backlog on every place at once: the click latency behind it, and whether the outbox drains at the full rate. */
+export const saturatedPhase = async (
+  heading: Heading,
+  venue: Venue,
+  daemon: Daemon,
+  watch: Watch,
+  perPlace: number
+): Promise<SaturatedFigures> => {
+  heading(`saturated: ${perPlace} score changes on every place at once, presses while the backlog drains`)
+  const startedAt = Date.now()
+  const saturated = await runSaturated(venue, { perPlace, onProgress: say })
+  const stalls: Stalls = {
+    daemon: (await daemon.heapSample()).stalls.filter((stall) => stall.at >= startedAt),
+    bench: watch.bench.take(),
+    warnings: daemon.logs().filter((line) => line.level >= 40),
+    machine: watch.machine
+  }
+  say(stallsLine(stalls, startedAt))
+  const clicks = matchClicks(saturated.requests, saturated.presses)
+  const backlogScores = matchScores(saturated.requests, saturated.backlog)
+  const drain = drainRate(saturated)
+  say(`  drained: ${saturated.drained ? "yes" : "NO (deadline)"}; backlog entries delivered ${backlogScores.latencies.length}/${saturated.backlog.length}`)
+  const click = sayLatency("click saturated", clicks, { slowest: true })
+  const slow = tail(clicks, saturated.requests, 1050, stalls)
+  if (slow.length > 0) say(`  slowest saturated clicks over 1050 ms:\n${slow.join("\n")}`)
+  say(`  drain: ${drain.requests} requests in ${drain.seconds.toFixed(1)} s = ${drain.perSecond.toFixed(3)}/s (allowed ${requestsPerSecond}/s)`)
+  return { click, drain, drained: saturated.drained, backlog: saturated.backlog.length, rssPeakMb: daemon.rssMb().peak }
 }

@@ -1,51 +1,26 @@
 import { mkdirSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import type { RecordedRequest } from "../simulator/control-client.ts"
+import { heldTiming } from "../src/transport/held-messages.ts"
 import { type FsyncRecord, mountSlowDisk } from "../test/support/slow-disk.ts"
 import type { Cleanup } from "./cleanup.ts"
-import { heldTiming } from "../src/transport/held-messages.ts"
 import { type LogLine, startDaemon } from "./daemon-process.ts"
-import { accepted, allRequests, type Matched, matchClicks, matchScores, pendingItems, type Press, type ScoreWrite, settle } from "./deliveries.ts"
-import { sleep } from "./stats.ts"
+import { allRequests } from "./deliveries.ts"
+import { listed } from "./explain.ts"
+import { type Heading, type LatencyFigure, say, say429s, sayLatency, sayPercentiles } from "./report.ts"
+import { type RoundFigures, roundFigures, runRounds, type SlowDiskRound, waitFor } from "./slow-disk-rounds.ts"
+import { type Percentiles, percentiles, sleep } from "./stats.ts"
 import type { Stall } from "./stalls.mjs"
-import { waitUntilReady } from "./startup.ts"
+import { waitUntilReady, warmUp } from "./startup.ts"
 import { startTicking } from "./steady.ts"
-import { pressButton, requestsPerSecond, token, type Venue, writeScoreChange } from "./venue.ts"
+import { token, type Venue } from "./venue.ts"
 
 /** The "real slow disk": every fsync of the state directory sleeps this long, then really fsyncs. */
 export const fsyncDelayMs = 500
-/** The rounds stop starting after this long; a round takes 10–20 s. */
-const phaseMs = 110_000
-const maxRounds = 10
-/** The rate budget's spacing (src/delivery/rate-budget.ts): 1000 ms per request plus its 1 % margin, after the previous send and answer. */
-export const slotMs = (1000 / requestsPerSecond) * 1.01
-/** The round's court-1 press comes this long before the next entry's slot: its writes (≥ 500 ms) span that slot. */
-const pressBeforeSlotMs = 150
-/** A press stamped this long after its publish still counts as its click (the old daemon stamps late behind fsyncs). */
-const clickWindowMs = 10_000
 /** The new file system is at rest once it has not flushed for this long (jbd2 commits every 5 s). */
 const diskRestMs = 6_000
-/** After the outbox is empty, this long (more than one fsync) so no write of the daemon's is still in flight. */
-const quietMs = fsyncDelayMs + 250
 
-export interface SlowDiskRound {
-  /** (a) presses on court-1 with nothing else in flight. */
-  readonly idle: ReadonlyArray<Press>
-  /** (b) one score change on each of courts 2–8. */
-  readonly writes: ReadonlyArray<ScoreWrite>
-  /** (b) the court-1 press timed to overlap the next entry's slot; undefined if the first entry never arrived. */
-  readonly behind: Press | undefined
-  /** How much later than planned (r1 + slot − 150 ms) the bench published that press. */
-  readonly pressLateMs: number
-}
-
-export interface OtherPlaceDelay {
-  readonly delayMs: number
-  readonly entry: RecordedRequest
-  readonly previous: RecordedRequest
-}
-
-export interface SlowDiskResult {
+interface SlowDiskResult extends RoundFigures {
   readonly startupMs: number
   /** When the fsync delay was set: the measured part starts here. */
   readonly startedAt: number
@@ -53,14 +28,6 @@ export interface SlowDiskResult {
   readonly rounds: ReadonlyArray<SlowDiskRound>
   /** Every /public/ request of this daemon (the simulator's record is cleared when the phase starts). */
   readonly requests: ReadonlyArray<RecordedRequest>
-  readonly idle: Matched
-  readonly behind: Matched
-  readonly entries: Matched
-  /** Daemon stamp − bench write or publish time, every entry and click of the rounds. */
-  readonly stampErrors: ReadonlyArray<number>
-  /** The same, over 5 ms, each with what it was: to tell a late read of one court from queueing behind the others. */
-  readonly lateStamps: ReadonlyArray<{ readonly ms: number; readonly what: string; readonly at: number }>
-  readonly otherPlaceDelays: ReadonlyArray<OtherPlaceDelay>
   /**
    * What the disk saw while the delay was set: in block mode the loop device's flushes, each
    * sleeping half the delay (an ext4 fdatasync sends two, so one takes about the delay).
@@ -74,35 +41,30 @@ export interface SlowDiskResult {
   readonly rssMb: number
 }
 
-/**
- * Polls until `check` gives a value, at most `timeoutMs`; undefined on timeout (the round goes
- * on, the sample counts as lost). 20 ms: the simulator's request list is small in this phase.
- */
-const waitFor = async <A>(check: () => Promise<A | undefined> | A | undefined, timeoutMs: number): Promise<A | undefined> => {
-  const deadline = Date.now() + timeoutMs
-  while (Date.now() < deadline) {
-    const value = await check()
-    if (value !== undefined) return value
-    await sleep(20)
-  }
-  return undefined
+export interface SlowDiskFigures {
+  readonly stampError: Percentiles
+  readonly clickIdle: LatencyFigure
+  readonly clickBehind: LatencyFigure
+  readonly otherPlaceDelay: Percentiles
+  readonly fsync: Percentiles
+  /** This daemon's 429s; the first one's are counted before it starts. */
+  readonly http429: number
+  readonly warnings: number
 }
 
 /**
  * Issue 14's slow-disk phase: a second daemon, configured as the first but with its state
  * directory on ext4 over a loop device whose image is on a FUSE passthrough that really sleeps
  * before every flush, so an fsync takes about 500 ms (test/support/slow-disk.ts), while every
- * place keeps sending clock frames. Rounds of (a) two presses on court-1 with nothing
- * else in flight, (b) one score change on each of courts 2–8, then a court-1 press timed so its
- * writes (click, in-doubt mark: ≥ 500 ms each on this disk) overlap the moment the next of those
- * entries is due a rate slot, (c) until everything is delivered. The first daemon must be stopped.
+ * place keeps sending clock frames; then the rounds of slow-disk-rounds.ts. The first daemon
+ * must be stopped.
  */
-export const runSlowDisk = async (
-  venue: Venue,
-  cleanup: Cleanup,
-  dir: string,
-  { onProgress }: { readonly onProgress: (text: string) => void }
-): Promise<SlowDiskResult> => {
+export const slowDiskPhase = async (heading: Heading, venue: Venue, cleanup: Cleanup, dir: string): Promise<SlowDiskFigures> => {
+  heading(`slow disk: a second daemon with its state directory on ext4 over a slow device (FUSE) where every fsync takes ${fsyncDelayMs} ms; presses on court-1, one score change on each of courts 2–8 while a court-1 press's writes stall`)
+  return report(await runSlowDisk(venue, cleanup, dir))
+}
+
+const runSlowDisk = async (venue: Venue, cleanup: Cleanup, dir: string): Promise<SlowDiskResult> => {
   // This daemon's requests only, and short lists to poll (the earlier phases' figures are taken).
   await venue.control.clearRequests()
   const diskDirectory = join(dir, "slow-disk")
@@ -127,7 +89,7 @@ export const runSlowDisk = async (
   }, 60_000)
   const restedAfter = rested === undefined ? "still flushing after 60 s" :
     rested === true ? "no flush of its own" : `its last flush of its own ${((rested.endedAt - mountedAt) / 1000).toFixed(1)} s after the mount`
-  onProgress(`  slow disk mounted (ext4 over the slow device): ${restedAfter}`)
+  say(`  slow disk mounted (ext4 over the slow device): ${restedAfter}`)
 
   const daemon = startDaemon(configPath, { SCOREBRIDGE_TOKEN: token }, join(dir, "heap-slow-disk.ndjson"))
   cleanup.defer(() => daemon.stop())
@@ -137,88 +99,15 @@ export const runSlowDisk = async (
   // Same MQTT client id as the first daemon, so the broker resumes its session: presses within 2 s
   // of that connect would be taken for presses held while no bridge listened (late, widened window).
   await sleep(heldTiming.firstMs + 500)
-  // As the bench's first warm-up: JIT, connections, live-event look-ups, and every subscription live.
-  for (const place of venue.places) {
-    writeScoreChange(place)
-    await pressButton(venue, place)
-    await sleep(50)
-  }
-  await settle(slowVenue, 2_500, 90_000)
-  const warmClicks = (await allRequests(venue)).filter((r) => r.path.endsWith("/clicks") && accepted(r)).length
-  if (warmClicks < venue.places.length) throw new Error(`slow disk: only ${warmClicks} of ${venue.places.length} warm-up presses became clicks`)
-  onProgress(`  daemon on the slow disk: start-up ${startupMs} ms, warmed up (fsync delay 0) and quiet`)
+  await warmUp(slowVenue, "slow disk: ")
+  say(`  daemon on the slow disk: start-up ${startupMs} ms, warmed up (fsync delay 0) and quiet`)
 
   // A heap sample empties the daemon's stall list and takes its forced GC before the measured part.
   await daemon.heapSample()
   await sleep(500)
   disk.setFsyncDelay(fsyncDelayMs)
   const startedAt = Date.now()
-
-  /** The outbox has nothing left, and no write can still be under way. */
-  const quiet = async () => {
-    if (await waitFor(() => (pendingItems(slowVenue) === 0 ? true : undefined), 30_000) === undefined) {
-      onProgress("  (the outbox still had pending items after 30 s)")
-    }
-    await sleep(quietMs)
-  }
-  const clickArrived = async (press: Press) => matchClicks(await allRequests(venue), [press], clickWindowMs).lost === 0 ? true : undefined
-
-  const court1 = venue.places[0]!
-  const others = venue.places.slice(1)
-  const rounds: Array<SlowDiskRound> = []
-  while (rounds.length < maxRounds && Date.now() - startedAt < phaseMs) {
-    // (a) Idle presses: court-1 alone, each waited for at the simulator, then quiet again.
-    const idle: Array<Press> = []
-    for (let k = 0; k < 2; k++) {
-      const press = { place: court1, publishedAt: await pressButton(venue, court1) }
-      idle.push(press)
-      if (await waitFor(() => clickArrived(press), 15_000) === undefined) onProgress(`  round ${rounds.length + 1}: idle press ${k + 1} did not arrive within 15 s`)
-      await quiet()
-    }
-
-    // (b) One change on each of courts 2–8, a few ms apart; they go out one per rate slot.
-    const writes: Array<ScoreWrite> = []
-    for (const place of others) {
-      writes.push({ place, ...writeScoreChange(place) })
-      await sleep(3)
-    }
-    const first = await waitFor(async () => {
-      const requests = await allRequests(venue)
-      const matched = matchScores(requests, writes)
-      if (matched.seqs.length === 0) return undefined
-      const firstSeq = Math.min(...matched.seqs)
-      return requests.find((r) => r.seq === firstSeq)
-    }, 15_000)
-    let behind: Press | undefined
-    let pressLateMs = 0
-    if (first === undefined) {
-      onProgress(`  round ${rounds.length + 1}: no entry of courts 2–8 arrived within 15 s; no press this round`)
-    } else {
-      // r1 + slot − 150 ms: the press's writes span the moment the next court's entry is due.
-      const pressAt = first.at + slotMs - pressBeforeSlotMs
-      await sleep(pressAt - Date.now())
-      behind = { place: court1, publishedAt: await pressButton(venue, court1) }
-      pressLateMs = behind.publishedAt - pressAt
-    }
-
-    // (c) Everything of the round delivered before the next.
-    const press = behind
-    const delivered = await waitFor(async () => {
-      const requests = await allRequests(venue)
-      const done = matchScores(requests, writes).lost === 0 && (press === undefined || matchClicks(requests, [press], clickWindowMs).lost === 0)
-      return done ? true : undefined
-    }, 30_000)
-    if (delivered === undefined) onProgress(`  round ${rounds.length + 1}: not everything arrived within 30 s`)
-    await quiet()
-    rounds.push({ idle, writes, behind, pressLateMs })
-    const requests = await allRequests(venue)
-    const latencies = (presses: ReadonlyArray<Press>) => {
-      const matched = matchClicks(requests, presses, clickWindowMs)
-      return `${matched.latencies.join(", ") || "none"}${matched.lost > 0 ? ` (${matched.lost} lost)` : ""}`
-    }
-    const delays = otherPlaceDelays(requests, writes).map((d) => Math.round(d.delayMs)).join(", ")
-    onProgress(`  round ${rounds.length} at ${Math.round((Date.now() - startedAt) / 1000)} s: idle clicks ${latencies(idle)} ms; entries after the first left ${delays || "–"} ms late; round press ${latencies(behind === undefined ? [] : [behind])} ms`)
-  }
+  const rounds = await runRounds(slowVenue, { startedAt, fsyncDelayMs, onProgress: say })
   const endedAt = Date.now()
 
   const requests = await allRequests(venue)
@@ -233,49 +122,42 @@ export const runSlowDisk = async (
   stopTicking()
   await daemon.stop()
   await disk.unmount()
-
-  const idle = matchClicks(requests, rounds.flatMap((r) => r.idle), clickWindowMs)
-  const behind = matchClicks(requests, rounds.flatMap((r) => (r.behind === undefined ? [] : [r.behind])), clickWindowMs)
-  const entries = matchScores(requests, rounds.flatMap((r) => r.writes))
-  return {
-    startupMs,
-    startedAt,
-    endedAt,
-    rounds,
-    requests,
-    idle,
-    behind,
-    entries,
-    stampErrors: [...idle.beforeStamp, ...behind.beforeStamp, ...entries.beforeStamp],
-    lateStamps: rounds.flatMap((round, r) => [
-      ...round.idle.map((press, k) => ({ ms: matchClicks(requests, [press], clickWindowMs).beforeStamp[0], what: `round ${r + 1} idle press ${k + 1}`, at: press.publishedAt })),
-      ...(round.behind === undefined ? [] : [{ ms: matchClicks(requests, [round.behind], clickWindowMs).beforeStamp[0], what: `round ${r + 1} press behind the others`, at: round.behind.publishedAt }]),
-      ...round.writes.map((write, i) => ({ ms: matchScores(requests, [write]).beforeStamp[0], what: `round ${r + 1} ${write.place.key} (change ${i + 1} of ${round.writes.length}, ${write.place.console.protocol})`, at: write.writtenAt }))
-    ]).flatMap((s) => (s.ms !== undefined && s.ms > 5 ? [{ ms: s.ms, what: s.what, at: s.at }] : [])),
-    otherPlaceDelays: rounds.flatMap((round) => otherPlaceDelays(requests, round.writes)),
-    fsyncs,
-    stalls,
-    gcPauses,
-    warnings,
-    rssMb
-  }
+  return { startupMs, startedAt, endedAt, rounds, requests, ...roundFigures(requests, rounds), fsyncs, stalls, gcPauses, warnings, rssMb }
 }
 
-/**
- * How much later than the rate limit allows each entry of courts 2–8 left, except the round's
- * first: its arrival minus (the arrival of the request the simulator received just before it +
- * one slot), clamped at 0. These entries' own writes happened long before their slot (stored
- * when written, marked before they left), so the figure is the delay that another court's
- * stalled write (court-1's press) put on "entries of the courts whose writes were not stalled".
- * (A daemon that stores on its event loop stores the round's seven changes one after another,
- * 500 ms each: there the second entry also waits for the later courts' stores.)
- */
-const otherPlaceDelays = (requests: ReadonlyArray<RecordedRequest>, writes: ReadonlyArray<ScoreWrite>): Array<OtherPlaceDelay> => {
-  const index = new Map(requests.map((r, i) => [r.seq, i]))
-  const arrived = matchScores(requests, writes).seqs.map((seq) => index.get(seq)!).sort((a, b) => a - b)
-  return arrived.slice(1).flatMap((i) => {
-    const entry = requests[i]!
-    const previous = requests[i - 1]
-    return previous === undefined ? [] : [{ delayMs: Math.max(0, entry.at - (previous.at + slotMs)), entry, previous }]
-  })
+const report = (slow: SlowDiskResult): SlowDiskFigures => {
+  const http429 = say429s(slow.requests)
+  const lateP = percentiles(slow.rounds.map((r) => r.pressLateMs))
+  say(`  ${slow.rounds.length} rounds in ${Math.round((slow.endedAt - slow.startedAt) / 1000)} s; the bench published the round presses p50 ${lateP.p50} ms, max ${lateP.max} ms later than planned`)
+  const stampError = sayPercentiles("stamp error (daemon stamp − write/publish, entries and clicks)", slow.stampErrors)
+  // GC pauses only when asked for (SCOREBRIDGE_BENCH_GC_PAUSES=1): observing them costs the daemon memory.
+  const gcObserved = process.env["SCOREBRIDGE_BENCH_GC_PAUSES"] === "1"
+  for (const late of slow.lateStamps) {
+    const pauses = slow.gcPauses.filter((p) => p.at + p.ms >= late.at && p.at <= late.at + late.ms)
+    const gc = gcObserved ? `; daemon GC pauses meanwhile: ${pauses.map((p) => `${p.ms} ms`).join(", ") || "none"}` : ""
+    say(`    ${late.ms} ms: ${late.what}, +${((late.at - slow.startedAt) / 1000).toFixed(1)} s${gc}`)
+  }
+  if (gcObserved) {
+    const pausesP = percentiles(slow.gcPauses.map((p) => p.ms))
+    say(`  daemon GC pauses over 2 ms in the rounds: ${pausesP.n}${pausesP.n === 0 ? "" : `, p50 ${pausesP.p50} ms, max ${pausesP.max} ms`}`)
+  }
+  const clickIdle = sayLatency("click latency, idle presses", slow.idle, { slowest: true })
+  const otherPlaceDelay = sayPercentiles(
+    "other-place delay (courts 2–8 entries after their round's first, beyond the rate limit)",
+    slow.otherPlaceDelays.map((d) => d.delayMs),
+    { counted: `; entries lost ${slow.entries.lost}` }
+  )
+  const worstDelays = [...slow.otherPlaceDelays].sort((a, b) => b.delayMs - a.delayMs).slice(0, 3).filter((d) => d.delayMs > 50)
+  for (const d of worstDelays) {
+    say(`    ${Math.round(d.delayMs)} ms: ${d.entry.path.replace(/^\/public/, "")} at ${new Date(d.entry.at).toISOString().slice(11, 23)}Z, ${d.entry.at - d.previous.at} ms after ${d.previous.method} ${d.previous.path.replace(/^\/public/, "")} (${d.previous.status})`)
+  }
+  const clickBehind = sayLatency("click latency, round presses behind the others' slots (no target)", slow.behind)
+  const fsync = percentiles(slow.fsyncs.map((f) => f.endedAt - f.startedAt))
+  say(`  flushes the slow device saw (ext4 on a loop device over the FUSE disk: an fdatasync sends two, each sleeping ${fsyncDelayMs / 2} ms): ${fsync.n}, p50 ${fsync.p50} ms, max ${fsync.max} ms`)
+  say(`  event-loop stalls over 20 ms: daemon ${listed(slow.stalls, slow.startedAt)}`)
+  say(`  daemon RSS at the end: ${slow.rssMb.toFixed(1)} MB; start-up on the slow disk (fsync delay 0) ${slow.startupMs} ms`)
+  say(`  daemon warnings: ${slow.warnings.length === 0 ? "none" : slow.warnings.length}`)
+  for (const line of slow.warnings.slice(0, 5)) say(`    +${((line.time - slow.startedAt) / 1000).toFixed(1)} s: ${line.msg}`)
+  if (slow.warnings.length > 5) say(`    … and ${slow.warnings.length - 5} more`)
+  return { stampError, clickIdle, clickBehind, otherPlaceDelay, fsync, http429, warnings: slow.warnings.length }
 }

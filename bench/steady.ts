@@ -1,6 +1,9 @@
+import { protocols } from "../adapters/registry.ts"
 import type { Daemon, HeapSample } from "./daemon-process.ts"
-import { type Press, type ScoreWrite } from "./deliveries.ts"
-import { sleep } from "./stats.ts"
+import { allRequests, matchClicks, matchScores, type Press, type ScoreWrite, settle } from "./deliveries.ts"
+import { type Stalls, stallsLine, tail, type Watch } from "./explain.ts"
+import { type Heading, type LatencyFigure, say, sayLatency } from "./report.ts"
+import { sleep, slope } from "./stats.ts"
 import { pressButton, type Venue, writeScoreChange, writeTick } from "./venue.ts"
 
 /**
@@ -72,4 +75,82 @@ export const runSteady = async (
     await sleep(Math.max(0, start + (i + 1) * actionEveryMs - Date.now()))
   }
   return { presses, writes, heap, rssMb }
+}
+
+export interface SteadyFigures {
+  readonly clickIdle: LatencyFigure
+  /** The full-state consoles' changes: the daemon's own delay. */
+  readonly scoreIdle: LatencyFigure
+  /** The partial-update consoles' changes, held for their settle window by design. */
+  readonly scoreSettled: LatencyFigure
+  /** Median of the steady samples. */
+  readonly rssMb: number
+  /** Of one core, over the phase. */
+  readonly cpuPercent: number
+  readonly heapGrowthMbPerHour: number
+  readonly heapSamples: number
+  readonly heapSpanMin: number
+  readonly heapUsedLastMb: number | undefined
+}
+
+const mb = (bytes: number) => bytes / 2 ** 20
+
+/** The idle latencies, with the slow samples explained, and the daemon's memory and CPU under a venue's ordinary load. */
+export const steadyPhase = async (
+  heading: Heading,
+  venue: Venue,
+  daemon: Daemon,
+  watch: Watch,
+  soakMinutes: number
+): Promise<SteadyFigures> => {
+  heading(`steady state for ${soakMinutes} min: one score change or press every 1.2 s, clock frames every 250 ms on every place`)
+  const cpuBefore = daemon.cpuSeconds()
+  const startedAt = Date.now()
+  const steady = await runSteady(venue, daemon, {
+    durationMs: soakMinutes * 60_000,
+    heapEveryMs: soakMinutes > 10 ? 60_000 : 10_000,
+    heapAfterMs: Math.min(30_000, soakMinutes * 60_000 * 0.2),
+    onProgress: say
+  })
+  const cpu = (daemon.cpuSeconds() - cpuBefore) / ((Date.now() - startedAt) / 1000)
+  await settle(venue, 1_500, 30_000)
+  const requests = await allRequests(venue)
+  const stalls: Stalls = {
+    daemon: [...steady.heap, await daemon.heapSample()].flatMap((sample) => sample.stalls).filter((stall) => stall.at >= startedAt),
+    bench: watch.bench.take(),
+    warnings: daemon.logs().filter((line) => line.level >= 40),
+    machine: watch.machine
+  }
+  say(stallsLine(stalls, startedAt, " (the heap samples' forced GCs included)"))
+  // A partial-update console's change is held for its settle window (80 ms for RTD) by design:
+  // its latency is reported apart, so the idle target keeps measuring the daemon's own delay.
+  const settled = (write: ScoreWrite) => protocols[write.place.console.protocol]!.updates === "partial"
+  const clicks = matchClicks(requests, steady.presses)
+  const scores = matchScores(requests, steady.writes.filter((w) => !settled(w)))
+  const clickIdle = sayLatency("click idle", clicks, { slowest: true })
+  const scoreIdle = sayLatency("score idle", scores, { slowest: true })
+  const scoreSettled = sayLatency("score idle, settled (RTD, held 80 ms)", matchScores(requests, steady.writes.filter(settled)))
+  for (const [what, matched, overMs] of [["click", clicks, 20], ["score", scores, 25]] as const) {
+    const slow = tail(matched, requests, overMs, stalls)
+    if (slow.length > 0) say(`  slowest idle ${what}s over ${overMs} ms:\n${slow.join("\n")}`)
+  }
+  const heapPoints = steady.heap.map((s) => ({ x: (s.at - steady.heap[0]!.at) / 3_600_000, y: mb(s.heapUsed) }))
+  const heapGrowth = slope(heapPoints)
+  const rssSorted = [...steady.rssMb].sort((a, b) => a - b)
+  const rssMb = rssSorted[Math.floor(rssSorted.length / 2)] ?? daemon.rssMb().rss
+  const heapSpanMin = heapPoints.length < 2 ? 0 : heapPoints.at(-1)!.x * 60
+  say(`  daemon heap after GC: ${heapPoints.map((p) => p.y.toFixed(2)).join(" ")} MB → ${heapGrowth.toFixed(2)} MB/h over ${heapSpanMin.toFixed(1)} min`)
+  say(`  daemon RSS (median of steady samples): ${rssMb.toFixed(1)} MB`)
+  say(`  daemon CPU: ${(cpu * 100).toFixed(1)} % of one core (8 consoles ticking 4×/s, an action every 1.2 s, heap samples)`)
+  return {
+    clickIdle,
+    scoreIdle,
+    scoreSettled,
+    rssMb,
+    cpuPercent: cpu * 100,
+    heapGrowthMbPerHour: heapGrowth,
+    heapSamples: heapPoints.length,
+    heapSpanMin,
+    heapUsedLastMb: heapPoints.at(-1)?.y
+  }
 }
