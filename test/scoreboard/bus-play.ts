@@ -2,12 +2,13 @@ import { concat, seededRandom } from "../../adapters/shared/seeded-random.ts"
 import { busChatter, type BusConsole } from "./consoles/stramatel.ts"
 import type { WriteTimes } from "./harness.ts"
 import type { Step } from "./matches/match.ts"
-import { sleep } from "../support/sleep.ts"
+import { type PlayClock, wallClock } from "./play-clock.ts"
 
 export interface BusPlay {
   readonly seed: number
   /** Between two sends of the main frame: about 100 ms on a 452 M. */
   readonly everyMs?: number
+  readonly clock?: PlayClock
 }
 
 /**
@@ -24,7 +25,7 @@ export const playOnBus = async <B>(
   console: BusConsole<B>,
   write: (bytes: Uint8Array) => unknown,
   written: WriteTimes,
-  { everyMs = 100, seed }: BusPlay
+  { everyMs = 100, seed, clock = wallClock }: BusPlay
 ): Promise<{ readonly sends: number; readonly mainFramesCut: number; readonly repeatedSteps: number }> => {
   const random = seededRandom(seed)
   let sends = 0
@@ -34,7 +35,7 @@ export const playOnBus = async <B>(
     const times = step.tick ? random.int(1, 2) : random.int(2, 3)
     if (times > 1) repeatedSteps++
     for (let repeat = 0; repeat < times; repeat++) {
-      const startedAt = Date.now()
+      const startedAt = clock.now()
       const before = busChatter(random)
       const main = console.mainFrame(step.board, sends++)
       const bytes = concat(before, main, busChatter(random))
@@ -48,12 +49,12 @@ export const playOnBus = async <B>(
       if (ends.some((end) => end > mainAt && end < mainAt + main.length)) mainFramesCut++
       let from = 0
       for (const end of ends) {
-        if (from > 0) await sleep(random.int(2, 25))
-        if (repeat === 0 && from <= mainAt && mainAt < end) written[i] = [Date.now()]
-        write(bytes.subarray(from, end))
+        if (from > 0) await clock.sleep(random.int(2, 25))
+        if (repeat === 0 && from <= mainAt && mainAt < end) written[i] = [clock.now()]
+        await write(bytes.subarray(from, end))
         from = end
       }
-      await sleep(Math.max(0, everyMs + random.int(-20, 20) - (Date.now() - startedAt)))
+      await clock.sleep(Math.max(0, everyMs + random.int(-20, 20) - (clock.now() - startedAt)))
     }
   }
   return { sends, mainFramesCut, repeatedSteps }

@@ -14,7 +14,7 @@ import { freePort } from "../support/free-port.ts"
 import { type Resources, tempDir } from "../support/resources.ts"
 import type { SimulatedConsole } from "./consoles/console.ts"
 import type { Expected, Step } from "./matches/match.ts"
-import { sleep } from "../support/sleep.ts"
+import { type PlayClock, wallClock } from "./play-clock.ts"
 
 export { type Resources, resources, tempDir } from "../support/resources.ts"
 
@@ -214,13 +214,13 @@ export const play = async <B>(
   console: SimulatedConsole<B>,
   send: (payload: Uint8Array | string) => unknown,
   written: WriteTimes,
-  { from = 0, to = steps.length, gapMs = 20 }: { from?: number; to?: number; gapMs?: number } = {}
+  { from = 0, to = steps.length, gapMs = 20, clock = wallClock }: { from?: number; to?: number; gapMs?: number; clock?: PlayClock } = {}
 ): Promise<void> => {
   for (let i = from; i < to; i++) {
     const payload = console.encode(steps[i]!.board)
-    ;(written[i] ??= []).push(Date.now())
+    ;(written[i] ??= []).push(clock.now())
     await send(payload)
-    await sleep(gapMs)
+    await clock.sleep(gapMs)
   }
 }
 

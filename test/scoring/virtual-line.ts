@@ -1,18 +1,18 @@
 import { Clock, Effect, Queue, Stream } from "effect"
 import { TestClock } from "effect/testing"
-import { seededRandom } from "../../adapters/shared/seeded-random.ts"
 import type { ReceivedChunk } from "../../src/domain/received.ts"
-import type { FieldConsole } from "../scoreboard/consoles/daktronics-fields.ts"
-import type { Step } from "../scoreboard/matches/match.ts"
+import type { PlayClock } from "../scoreboard/play-clock.ts"
 
 /**
  * A serial line on virtual time: what the test writes reaches the pipeline as a chunk stamped
  * with the virtual clock, and the test waits until the pipeline has handled it before the clock
- * moves on. So a scene's timing (gaps between changes, reads of one burst a few ms apart, an
- * event loop held past the settle window) is exact, and the stamps are known to the millisecond.
+ * moves on. So a scene's timing (gaps between changes, reads of one burst a few ms apart) is
+ * exact, and the stamps are known to the millisecond.
  */
 export const virtualLine = Effect.gen(function*() {
   const queue = yield* Queue.unbounded<Uint8Array>()
+  const startedAt = yield* Clock.currentTimeMillis
+  let elapsed = 0
   let pushed = 0
   let taken = 0
   let handledCount = 0
@@ -41,51 +41,20 @@ export const virtualLine = Effect.gen(function*() {
       yield* Queue.offer(queue, bytes)
       yield* handled
     })
-  /** Moves the clock on, letting the settle timer run at every due moment. */
+  /** Moves the clock on a millisecond at a time, letting the settle timer run at every due moment. */
   const wait = (ms: number) =>
     Effect.gen(function*() {
-      for (let left = ms; left > 0; left -= 1) {
+      for (let left = Math.round(ms); left > 0; left -= 1) {
         yield* TestClock.adjust(1)
+        elapsed++
         yield* handled
       }
     })
-  return { chunks, write, wait }
+  // The console models are Promise-based (they also play over real ptys): they run these effects
+  // in the test's own context, so its TestClock is the one they move.
+  const run = Effect.runPromiseWith(yield* Effect.context<never>())
+  const clock: PlayClock = { now: () => startedAt + elapsed, sleep: (ms) => run(wait(ms)) }
+  return { chunks, wait, clock, write: (bytes: Uint8Array | string) => run(write(typeof bytes === "string" ? Buffer.from(bytes) : bytes)) }
 })
 
 export type VirtualLine = Effect.Success<typeof virtualLine>
-
-/**
- * `playFields` (test/scoreboard/field-play.ts) on virtual time: each step's frames in one write or
- * cut at random points into 2–4 writes 2–30 ms apart (or either, at random per step: "mixed");
- * the write times of each step are recorded.
- */
-export const playVirtual = <B>(
-  line: VirtualLine,
-  steps: ReadonlyArray<Step<B>>,
-  console: FieldConsole<B>,
-  { split, seed, changeGapMs = 250, tickGapMs = 40 }: { readonly split: boolean | "mixed"; readonly seed: number; readonly changeGapMs?: number; readonly tickGapMs?: number }
-) =>
-  Effect.gen(function*() {
-    const random = seededRandom(seed)
-    const written: Array<Array<number>> = []
-    for (const [i, step] of steps.entries()) {
-      if (i > 0) yield* line.wait(step.tick ? tickGapMs : changeGapMs)
-      const bytes = Buffer.concat(console.frames(step.board))
-      const times: Array<number> = (written[i] = [])
-      const cut = split === "mixed" ? random.next() < 0.5 : split
-      if (!cut || bytes.length < 4) {
-        times.push(yield* Clock.currentTimeMillis)
-        yield* line.write(bytes)
-        continue
-      }
-      const cuts = [...new Set(Array.from({ length: random.int(1, 3) }, () => random.int(1, bytes.length - 1)))].sort((a, b) => a - b)
-      let from = 0
-      for (const cut of [...cuts, bytes.length]) {
-        if (from > 0) yield* line.wait(random.int(2, 30))
-        times.push(yield* Clock.currentTimeMillis)
-        yield* line.write(bytes.subarray(from, cut))
-        from = cut
-      }
-    }
-    return written
-  })
