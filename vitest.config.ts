@@ -8,6 +8,10 @@ export default defineConfig({
     // Two cores: keep parallelism modest so timing-sensitive tests stay honest.
     pool: "forks",
     maxWorkers: 2,
+    // Test files share their worker process instead of each starting a fresh one: about 0.6 s of
+    // start-up and imports saved per file, 408 s instead of 492 s for the whole run. Tests keep no
+    // state in modules between files (each makes its own directories, ports and processes).
+    isolate: false,
     testTimeout: 30_000,
     hookTimeout: 30_000,
     // Processes started through bin/scorebridge run a bundle built from the sources under test.
