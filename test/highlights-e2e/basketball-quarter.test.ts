@@ -2,49 +2,16 @@ import { afterEach, describe, expect, it } from "vitest"
 import { defaultRuleWindow } from "../../src/highlights/rule-catalog.ts"
 import { daktronicsBasketball } from "../scoreboard/consoles/daktronics.ts"
 import { resources, stampToleranceMs, type WriteTimes } from "../scoreboard/harness.ts"
-import { type BasketballBoard, basketballEntry, basketballQuarter } from "../scoreboard/matches/basketball-quarter.ts"
-import { expectedEntries, type Step } from "../scoreboard/matches/match.ts"
+import { basketballEntry, basketballQuarter } from "../scoreboard/matches/basketball-quarter.ts"
+import { expectedEntries } from "../scoreboard/matches/match.ts"
 import { startPtyBridge } from "../scoreboard/pty-match.ts"
+import { basketballAutos as oracle } from "./basketball-oracle.ts"
 import { acceptedScores, expectAutoClicks, expectScores, lagOf, outboxByKind, playSteps, untilClicksAndScoresIn, untilDrained } from "./support.ts"
 
 /**
  * A basketball quarter from a Daktronics console over a pty, the daemon a real process: the
  * simulator gets exactly the auto-highlights the rules select, each once, stamped at its entry.
  */
-
-interface ExpectedAuto {
-  /** The step whose write made it. */
-  readonly step: number
-  readonly rule: string
-  readonly rules: ReadonlyArray<string>
-  readonly team: "home" | "away" | "none"
-}
-
-/**
- * The test's own reading of `score atLeast 3`, `lead-change`, `period-end` (in that order) on the
- * boards: a jump of 3 or more for one team; the leader differs from the last team that led (a tie
- * in between keeps the last leader); the clock first showing 0.0. One click per change, the first
- * rule's team.
- */
-const oracle = (steps: ReadonlyArray<Step<BasketballBoard>>): Array<ExpectedAuto> => {
-  const autos: Array<ExpectedAuto> = []
-  let leader: "home" | "away" | undefined
-  for (let step = 1; step < steps.length; step++) {
-    const before = steps[step - 1]!.board
-    const board = steps[step]!.board
-    if (board.clock === "0.0" && before.clock !== "0.0") autos.push({ step, rule: "period-end", rules: ["period-end"], team: "none" })
-    const agreed: Array<{ rule: string; team: "home" | "away" }> = []
-    const homeUp = board.home - before.home
-    const awayUp = board.away - before.away
-    if (homeUp >= 3 && awayUp <= 0) agreed.push({ rule: "score", team: "home" })
-    if (awayUp >= 3 && homeUp <= 0) agreed.push({ rule: "score", team: "away" })
-    const now = board.home > board.away ? "home" : board.away > board.home ? "away" : undefined
-    if (now !== undefined && leader !== undefined && now !== leader) agreed.push({ rule: "lead-change", team: now })
-    if (now !== undefined) leader = now
-    if (agreed.length > 0) autos.push({ step, rule: agreed[0]!.rule, rules: agreed.map((a) => a.rule), team: agreed[0]!.team })
-  }
-  return autos
-}
 
 describe("auto-highlights of a basketball quarter (daktronics-rtd over a pty, daemon as a process)", () => {
   const res = resources()

@@ -6,7 +6,7 @@ import type { SimulatedConsole } from "../scoreboard/consoles/console.ts"
 import { type Bridge, stampToleranceMs, type WriteTimes } from "../scoreboard/harness.ts"
 import type { Expected, Step } from "../scoreboard/matches/match.ts"
 import { eventually } from "../support/eventually.ts"
-import { sleep } from "../support/sleep.ts"
+import { type PlayClock, wallClock } from "../scoreboard/play-clock.ts"
 
 /**
  * Shared pieces of the auto-highlight end-to-end tests (each starts its bridge with
@@ -136,18 +136,19 @@ export const playSteps = async <B>(
   console: SimulatedConsole<B>,
   write: (bytes: Uint8Array | string) => unknown,
   written: WriteTimes,
-  { from = 0, to = steps.length, changeGapMs = 150, tickGapMs = 30 }: {
+  { from = 0, to = steps.length, changeGapMs = 150, tickGapMs = 30, clock = wallClock }: {
     from?: number
     to?: number
     changeGapMs?: number
     tickGapMs?: number
+    clock?: PlayClock
   } = {}
 ): Promise<void> => {
   for (let i = from; i < to; i++) {
-    if (i > from) await sleep(steps[i]!.tick ? tickGapMs : changeGapMs)
+    if (i > from) await clock.sleep(steps[i]!.tick ? tickGapMs : changeGapMs)
     const payload = console.encode(steps[i]!.board)
-    ;(written[i] ??= []).push(Date.now())
-    write(payload)
+    ;(written[i] ??= []).push(clock.now())
+    await write(payload)
   }
 }
 

@@ -9,6 +9,7 @@ import { protocols } from "../../adapters/registry.ts"
 import { LatestBoard } from "../../src/clicks/board-extras.ts"
 import { Outbox } from "../../src/delivery/outbox.ts"
 import { ActiveEvents } from "../../src/events/active-events.ts"
+import type { AutoHighlightSettings } from "../../src/highlights/auto-highlighter.ts"
 import { runScoreboard } from "../../src/scoring/scoreboard-pipeline.ts"
 import { defaultSettleMs } from "../../src/scoring/settle-window.ts"
 import { BridgeEvents } from "../../src/status/bridge-events.ts"
@@ -34,6 +35,8 @@ export const pipelineScene = <B, E>(options: {
   readonly entryOf: (board: B) => E
   readonly play: Player
   readonly exactStamps?: boolean
+  /** The place's auto-highlight rules: their clicks are stored beside the entries. */
+  readonly autos?: AutoHighlightSettings
 }) =>
   Effect.gen(function*() {
     yield* TestClock.setTime(1_000_000)
@@ -45,7 +48,7 @@ export const pipelineScene = <B, E>(options: {
     const decoder = protocol.makeDecoder({ ...(decoded as object), sport: options.sport })
     const line = yield* virtualLine
     const pipeline = yield* Effect.forkChild(
-      runScoreboard("court-1", options.sport, decoder, line.chunks, defaultSettleMs(protocol)).pipe(Effect.provide(services))
+      runScoreboard("court-1", options.sport, decoder, line.chunks, defaultSettleMs(protocol), options.autos).pipe(Effect.provide(services))
     )
     const written: WriteTimes = []
     yield* Effect.promise(() => options.play(line.clock, line.write, written))
@@ -61,5 +64,6 @@ export const pipelineScene = <B, E>(options: {
     // its first score-changing frame), to the millisecond: never a read of an earlier change, never later.
     expect(entries.map((e, i) => (written[expected[i]!.step] ?? []).includes(e.timeStamp))).toEqual(entries.map(() => true))
     if (options.exactStamps === true) expect(entries.map((e) => e.timeStamp)).toEqual(expected.map((e) => written[e.step]![0]))
-    return { expected, written }
+    const clicks = stored.filter((item) => item.kind === "click").reverse()
+    return { expected, written, entries, clicks }
   })
