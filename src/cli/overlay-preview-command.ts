@@ -1,4 +1,4 @@
-import { Console, Effect, Option, Runtime, Schema } from "effect"
+import { Console, Effect, Option } from "effect"
 import { Command, Flag } from "effect/cli"
 import { checkOverlay } from "../clicks/overlay-rules.ts"
 import { overlayForClick } from "../clicks/overlay-for-click.ts"
@@ -10,29 +10,16 @@ import { loadConfig } from "../config/load.ts"
 import { resolveSecret } from "../config/secrets.ts"
 import type { Overlay } from "../service/schemas.ts"
 import { ServiceClient } from "../service/client.ts"
+import { CommissioningFailure, exitUsage } from "../commissioning/commissioning-failure.ts"
 import { configFlag, exitConfigError } from "./config-flag.ts"
 
-/**
- * Why the preview was not made, and the exit code saying so: 78 config,
- * 2 asked for something not configured or an overlay that breaks the rules,
- * 1 the service failed. `message` never holds the token.
- */
-export class OverlayPreviewFailure extends Schema.TaggedError<OverlayPreviewFailure>()("OverlayPreviewFailure", {
-  message: Schema.String,
-  exitCode: Schema.Int
-}) {
-  get [Runtime.errorExitCode](): number {
-    return this.exitCode
-  }
-  // Printed by the command as plain lines: no stack trace from runMain.
-  readonly [Runtime.errorReported] = false
-}
-
-const exitUsage = 2
+// Why the preview was not made is a CommissioningFailure with its exit code: 78 config, 2 asked for
+// something not configured or an overlay that breaks the rules, 1 the service failed. Its message
+// never holds the token.
 const exitService = 1
 
 const failWith = (exitCode: number) => (error: { readonly message: string }) =>
-  new OverlayPreviewFailure({ message: error.message, exitCode })
+  new CommissioningFailure({ message: error.message, exitCode })
 
 /** Template rule problems, or nothing when the template could not be had from its URL (said on stderr). */
 const templateProblems = Effect.fn("templateProblems")(function*(teamOverlay: TeamOverlay, overlay: Overlay) {
@@ -40,7 +27,7 @@ const templateProblems = Effect.fn("templateProblems")(function*(teamOverlay: Te
   const values = overlay.values ?? {}
   const html = teamOverlay.templateFile !== undefined
     ? yield* readTemplateFile(teamOverlay.templateFile).pipe(
-      Effect.mapError((e) => new OverlayPreviewFailure({ message: `templateFile ${e.message}`, exitCode: exitUsage }))
+      Effect.mapError((e) => new CommissioningFailure({ message: `templateFile ${e.message}`, exitCode: exitUsage }))
     )
     : yield* fetchTemplate(overlay.templateSource).pipe(
       Effect.tapError((e) => Console.error(`Template not checked: could not download ${e.message}. Continuing: the service will render what it gets.`)),
@@ -66,7 +53,7 @@ const run = Effect.fn("overlayPreview")(function*(input: {
   const config = yield* loadConfig(input.config).pipe(Effect.mapError(failWith(exitConfigError)))
   const token = yield* resolveSecret(config.service.token, "service.token").pipe(Effect.mapError(failWith(exitConfigError)))
   const teamOverlay = yield* Effect.fromResult(teamOverlayIn(config.places, input.place, input.team)).pipe(
-    Effect.mapError((message) => new OverlayPreviewFailure({ message, exitCode: exitUsage }))
+    Effect.mapError((message) => new CommissioningFailure({ message, exitCode: exitUsage }))
   )
   for (const line of overlayCarriers(config.places, input.place, input.team)) yield* Console.log(line)
   const overlay = overlayForClick(teamOverlay, sampleLiveFields(input.team, {
@@ -78,7 +65,7 @@ const run = Effect.fn("overlayPreview")(function*(input: {
   }))
   const problems = [...checkOverlay(overlay), ...yield* templateProblems(teamOverlay, overlay)]
   if (problems.length > 0) {
-    return yield* new OverlayPreviewFailure({
+    return yield* new CommissioningFailure({
       message: [`The ${input.team} overlay of place "${input.place}" breaks the service's rules; nothing was sent:`, ...problems.map((p) => `  - ${p}`)].join("\n"),
       exitCode: exitUsage
     })
@@ -86,7 +73,7 @@ const run = Effect.fn("overlayPreview")(function*(input: {
   yield* Console.error("Requesting the preview: generation takes about 30 s (up to a minute on the first call)…")
   const { videoURL } = yield* ServiceClient.use((client) => client.overlayPreview([overlay], Option.getOrUndefined(input.sourceUrl))).pipe(
     Effect.provide(ServiceClient.layer({ baseUrl: config.service.baseUrl, token, timeoutMs: config.service.timeoutMs })),
-    Effect.mapError((e) => new OverlayPreviewFailure({ message: e.message, exitCode: e._tag === "InvalidBaseUrl" ? exitConfigError : exitService }))
+    Effect.mapError((e) => new CommissioningFailure({ message: e.message, exitCode: e._tag === "InvalidBaseUrl" ? exitConfigError : exitService }))
   )
   yield* Console.log(`Preview video: ${videoURL}`)
   yield* Console.log("It is available for 1 hour.")

@@ -1,6 +1,9 @@
 import { Runtime, Schema } from "effect"
 
-/** Why sniff or capture could not do its job, and the exit code saying so. `message` is what the technician reads. */
+/**
+ * Why a command of the installation (sniff, capture, learn, doctor, overlay-preview) could not do
+ * its job, and the exit code saying so. `message` is what the technician reads.
+ */
 export class CommissioningFailure extends Schema.TaggedError<CommissioningFailure>()("CommissioningFailure", {
   message: Schema.String,
   exitCode: Schema.Int
