@@ -40,8 +40,6 @@ export const makeTokenProbe = (ports: TokenProbePorts) => {
       if (probing) return Effect.void
       probing = true
       return Effect.asVoid(Effect.forkScoped(untilAccepted))
-    }),
-    /** Whether a probe runs now. */
-    running: Effect.sync(() => probing)
+    })
   }
 }

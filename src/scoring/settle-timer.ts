@@ -3,13 +3,13 @@ import type { ScoreEntry } from "../domain/score-entry.ts"
 import type { ChangeSettler, LoopWatch } from "./change-settler.ts"
 
 /** How often a held burst is looked at: a few looks per settle window. */
-export const watchMs = 10
+const watchMs = 10
 
 /**
  * A look over 25 ms after the one before means the event loop was held (timer jitter stays under
  * it); the burst then waits 30 ms more (three looks) for the frames that waited to be read.
  */
-export const loopWatch: LoopWatch = { blindMs: watchMs + 15, graceMs: 3 * watchMs }
+const loopWatch: LoopWatch = { blindMs: watchMs + 15, graceMs: 3 * watchMs }
 
 /**
  * Looks at a held burst at `now`: a look over `blindMs` after the one before means the event loop
