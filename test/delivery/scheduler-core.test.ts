@@ -65,7 +65,7 @@ describe("scheduler: lanes and priorities", () => {
       const click = yield* outbox.append({ place: "court-1", kind: "click", payload: press("c-1", pressedAt) })
       yield* advanceUntil(() => service.sent.some((s) => s.id === click.id), "the click")
       const at = service.sent.findIndex((s) => s.id === click.id)
-      // At most the entry whose slot was already granted lands between the press and the click.
+      // Nothing goes between the press and the click: it takes the next slot (within the 2/s interval).
       expect(service.sent.slice(0, at).filter((s) => s.at >= pressedAt)).toHaveLength(0)
       expect(service.sent[at]!.at - pressedAt).toBeLessThanOrEqual(505 + 10)
       expect(at).toBeLessThan(4)
