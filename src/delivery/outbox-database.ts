@@ -44,7 +44,31 @@ const migrations: ReadonlyArray<string> = [
   // The broker message an item was made from (MQTT packet id, topic, payload digest), written with
   // the item: a redelivery after a restart is recognised even if the process died before its PUBACK.
   `ALTER TABLE items ADD COLUMN received_as TEXT;
-   CREATE INDEX items_received_as ON items (received_as, created_at) WHERE received_as IS NOT NULL;`
+   CREATE INDEX items_received_as ON items (received_as, created_at) WHERE received_as IS NOT NULL;`,
+  // A click the service accepted is followed until its clip exists (see follow-up.ts): one row per
+  // click, written with the click's settlement. Press identities: the last count (or stamp) a
+  // button source gave, stored with the press's item, so a re-publish after a restart is known.
+  `CREATE TABLE follow_ups (
+     click_id     INTEGER PRIMARY KEY,
+     place        TEXT    NOT NULL,
+     moment_key   TEXT    NOT NULL,
+     pressed_at   INTEGER NOT NULL,
+     accepted_at  INTEGER NOT NULL,
+     reads        INTEGER NOT NULL DEFAULT 0,
+     next_read_at INTEGER NOT NULL,
+     outcome      TEXT    CHECK (outcome IN ('clip-ready', 'no-clip', 'deleted', 'unchecked')),
+     detail       TEXT,
+     last_error   TEXT,
+     settled_at   INTEGER
+   ) STRICT;
+   CREATE INDEX follow_ups_due ON follow_ups (next_read_at) WHERE outcome IS NULL;
+   CREATE INDEX follow_ups_place ON follow_ups (place, click_id);
+   CREATE TABLE press_identities (
+     slot      TEXT    PRIMARY KEY,
+     identity  TEXT    NOT NULL,
+     item_id   INTEGER NOT NULL,
+     seen_at   INTEGER NOT NULL
+   ) STRICT;`
 ]
 
 // Its message is already the reason in words; describeFailure passes it through.

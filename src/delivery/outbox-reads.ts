@@ -68,6 +68,11 @@ export const makeReads = (sql: OutboxStatements, file: string, allOnDisk: Effect
 
   return {
     heads: many(heads).pipe(Effect.withSpan("Outbox.heads")),
+    pressIdentity: (slot: string) =>
+      read(() => {
+        const identity = sql.identityOf.get({ slot })?.["identity"]
+        return typeof identity === "string" ? identity : undefined
+      }),
     pending: Effect.fn("Outbox.pending")((place: string, kind: ItemKind, limit: number) =>
       many(() => laneFrom(place, kind, 0, limit))
     ),

@@ -70,6 +70,41 @@ export const outboxStatements = (db: DatabaseSync) => ({
   setEventKey: db.prepare("UPDATE items SET event_key = $eventKey WHERE id = $id"),
   prune: db.prepare(
     `DELETE FROM items WHERE state IN ('delivered', 'warning') AND settled_at < $settledBefore`
+  ),
+  // A click's follow-up, written in its settlement's transaction; a click settled twice (a
+  // read-back after a restart) keeps its first.
+  followUpInsert: db.prepare(
+    `INSERT OR IGNORE INTO follow_ups (click_id, place, moment_key, pressed_at, accepted_at, next_read_at)
+     SELECT id, place, $momentKey, created_at, $acceptedAt, $nextReadAt FROM items WHERE id = $id AND kind = 'click'`
+  ),
+  // An undo took the moment back: its clip, if any, is gone too.
+  followUpDeleted: db.prepare(
+    `UPDATE follow_ups SET outcome = 'deleted', detail = $detail, settled_at = $settledAt WHERE click_id = $clickId`
+  ),
+  followUpsDue: db.prepare(
+    "SELECT * FROM follow_ups WHERE outcome IS NULL AND next_read_at <= $now ORDER BY next_read_at, click_id"
+  ),
+  followUpNext: db.prepare("SELECT MIN(next_read_at) AS at FROM follow_ups WHERE outcome IS NULL"),
+  followUpRead: db.prepare(
+    `UPDATE follow_ups SET reads = reads + 1, next_read_at = $nextReadAt, last_error = $lastError
+     WHERE click_id = $clickId AND outcome IS NULL`
+  ),
+  followUpSettle: db.prepare(
+    `UPDATE follow_ups SET reads = reads + $read, outcome = $outcome, detail = $detail, last_error = $lastError,
+       settled_at = $settledAt
+     WHERE click_id = $clickId AND outcome IS NULL`
+  ),
+  followUpOf: db.prepare("SELECT * FROM follow_ups WHERE click_id = $clickId"),
+  followUpsOfPlace: db.prepare("SELECT * FROM follow_ups WHERE place = $place ORDER BY click_id DESC"),
+  followUpsOpen: db.prepare("SELECT COUNT(*) AS count FROM follow_ups WHERE outcome IS NULL"),
+  // Kept as long as their clicks: pruned with the delivered items they follow.
+  followUpPrune: db.prepare(
+    "DELETE FROM follow_ups WHERE outcome IS NOT NULL AND click_id NOT IN (SELECT id FROM items)"
+  ),
+  identityOf: db.prepare("SELECT identity FROM press_identities WHERE slot = $slot"),
+  identityStore: db.prepare(
+    `INSERT INTO press_identities (slot, identity, item_id, seen_at) VALUES ($slot, $identity, $itemId, $seenAt)
+     ON CONFLICT (slot) DO UPDATE SET identity = excluded.identity, item_id = excluded.item_id, seen_at = excluded.seen_at`
   )
 })
 

@@ -2,6 +2,7 @@ import type { DatabaseSync } from "node:sqlite"
 import { Clock, Effect, Result } from "effect"
 import type { ItemState } from "./item-kinds.ts"
 import type { Commits } from "./outbox-commits.ts"
+import { followUpOnSettle } from "./outbox-follow-ups.ts"
 import { type AppendInput, decodeItem, type OutboxItem, payloadProblem, type WriteOptions } from "./outbox-item.ts"
 import type { OutboxStatements } from "./outbox-statements.ts"
 
@@ -17,7 +18,14 @@ const storedResult = (result: unknown) => (result === undefined || result === nu
 const itemOf = (row: unknown): OutboxItem => Result.getOrThrowWith(decodeItem(row), (malformed) => new Error(malformed.message))
 
 /** The outbox's writes: appends and settlements, each one commit (see outbox-commits.ts). */
-export const makeWrites = (db: DatabaseSync, sql: OutboxStatements, { write }: Commits) => {
+export const makeWrites = (
+  db: DatabaseSync,
+  sql: OutboxStatements,
+  { write }: Commits,
+  /** See OutboxOptions.followUps. */
+  firstReadAfterMs: number | undefined
+) => {
+  const followUp = followUpOnSettle(sql, firstReadAfterMs)
   // Settling an item that is not there is a caller bug worth surfacing, not a silent no-op.
   const update = (id: number, run: () => { readonly changes: number | bigint }) =>
     write(() => {
@@ -29,6 +37,15 @@ export const makeWrites = (db: DatabaseSync, sql: OutboxStatements, { write }: C
     // Looked up first rather than ON CONFLICT: a duplicate must not even advance the id sequence.
     const existing = dedupeKey === null ? undefined : sql.byDedupeKey.get({ dedupeKey })
     if (existing !== undefined) return itemOf(existing)
+    const item = inserted(input)
+    if (input.pressIdentity !== undefined) {
+      sql.identityStore.run({ ...input.pressIdentity, itemId: item.id, seenAt: input.createdAt })
+    }
+    return item
+  }
+
+  const inserted = (input: AppendInput): OutboxItem => {
+    const dedupeKey = input.dedupeKey ?? null
     const payload = toJson(input.payload, "payload")
     // Refused before it is stored: a row that cannot be read back would never be sent.
     const problem = payloadProblem(payload)
@@ -61,16 +78,25 @@ export const makeWrites = (db: DatabaseSync, sql: OutboxStatements, { write }: C
     }
   }
 
+  // A click answered with a moment starts its follow-up in the same commit: a kill between the
+  // two could otherwise leave a delivered click nobody follows.
   const settle = (state: ItemState) => (id: number, lastError: string | null, result: unknown) =>
     Effect.flatMap(Clock.currentTimeMillis, (settledAt) =>
-      update(id, () => sql.settle.run({ id, state, lastError, result: storedResult(result), settledAt })))
+      update(id, () =>
+        transaction(() => {
+          const done = sql.settle.run({ id, state, lastError, result: storedResult(result), settledAt })
+          if (Number(done.changes) > 0) followUp(id, result, settledAt)
+          return done
+        })
+      ))
   const toDelivered = settle("delivered")
   const toWarning = settle("warning")
   const toDead = settle("dead")
 
   return {
     append: Effect.fn("Outbox.append")((input: AppendInput) =>
-      write(() => insert(input), (item) => [item.id], { append: true })
+      // With a press identity, the item and the identity are stored together or not at all.
+      write(() => (input.pressIdentity === undefined ? insert(input) : transaction(() => insert(input))), (item) => [item.id], { append: true })
     ),
     appendAll: Effect.fn("Outbox.appendAll")((inputs: ReadonlyArray<AppendInput>, options?: WriteOptions) =>
       write(
@@ -102,7 +128,14 @@ export const makeWrites = (db: DatabaseSync, sql: OutboxStatements, { write }: C
     markDead: Effect.fn("Outbox.markDead")((id: number, error: string) => toDead(id, error, null)),
     markMissed: Effect.fn("Outbox.markMissed")(function*(id: number, reason: string, result?: unknown) {
       const settledAt = yield* Clock.currentTimeMillis
-      yield* update(id, () => sql.missed.run({ id, lastError: reason, result: storedResult(result), settledAt }))
+      yield* update(id, () =>
+        transaction(() => {
+          const done = sql.missed.run({ id, lastError: reason, result: storedResult(result), settledAt })
+          // A late click may still have made a moment from what footage was left: followed too.
+          if (Number(done.changes) > 0) followUp(id, result, settledAt)
+          return done
+        })
+      )
     }),
     reschedule: Effect.fn("Outbox.reschedule")((id: number, error: string, notBefore: number, inDoubt = false) =>
       update(id, () => sql.reschedule.run({ id, lastError: error, notBefore, inDoubt: inDoubt ? 1 : 0 }))
@@ -120,7 +153,12 @@ export const makeWrites = (db: DatabaseSync, sql: OutboxStatements, { write }: C
       update(id, () => sql.setEventKey.run({ id, eventKey }))
     ),
     prune: Effect.fn("Outbox.prune")((settledBefore: number) =>
-      write(() => Number(sql.prune.run({ settledBefore }).changes), () => [])
+      write(() =>
+        transaction(() => {
+          const pruned = Number(sql.prune.run({ settledBefore }).changes)
+          sql.followUpPrune.run()
+          return pruned
+        }), () => [])
     )
   }
 }

@@ -4,13 +4,15 @@ import { type CheckpointWhen, makeCommits } from "./outbox-commits.ts"
 import { acquireOutboxDisk } from "./outbox-disk.ts"
 import { describeFailure, OutboxOpenError, type OutboxReadError, type OutboxWriteError } from "./outbox-errors.ts"
 import type { AppendInput, LaneCount, OutboxItem, WriteOptions } from "./outbox-item.ts"
+import type { ClipDetail, ClipOutcome, FollowUp } from "./follow-up.ts"
+import { makeFollowUps } from "./outbox-follow-ups.ts"
 import { makeReads } from "./outbox-reads.ts"
 import { outboxStatements } from "./outbox-statements.ts"
 import { makeWrites } from "./outbox-writes.ts"
 
 export { OutboxOpenError, OutboxReadError, OutboxWriteError } from "./outbox-errors.ts"
 export type { ItemKind, ItemState } from "./item-kinds.ts"
-export type { AppendInput, LaneCount, OutboxItem, WriteOptions } from "./outbox-item.ts"
+export type { AppendInput, LaneCount, OutboxItem, PressIdentity, WriteOptions } from "./outbox-item.ts"
 
 /**
  * Durable outbox: an input is acknowledged only once `append` has returned, and by then the item
@@ -82,15 +84,41 @@ export class Outbox extends Context.Service<Outbox, {
   recent(place: string, limit: number): Effect.Effect<ReadonlyArray<OutboxItem>, OutboxReadError>
   /** Newest first. */
   deadLetters(limit: number): Effect.Effect<ReadonlyArray<OutboxItem>, OutboxReadError>
-  /** Deletes delivered/warning items settled before the given time; never pending, dead or missed. */
+  /** Deletes delivered/warning items settled before the given time (and the follow-ups of the clicks gone); never pending, dead or missed. */
   prune(settledBefore: number): Effect.Effect<number, OutboxWriteError>
+  /** The identity of the last press stored for a button slot (see PressIdentity), if any. */
+  pressIdentity(slot: string): Effect.Effect<string | undefined, OutboxReadError>
+
+  // Follow-ups: a click the service answered with a moment gets one, in its settlement's commit
+  // (see follow-up.ts); an undo's deletion settles it as `deleted`.
+  /** Open follow-ups due by `now`, most overdue first. */
+  dueFollowUps(now: number, limit: number): Effect.Effect<ReadonlyArray<FollowUp>, OutboxReadError>
+  /** When the next open follow-up is due, if one is open. */
+  readonly nextFollowUpAt: Effect.Effect<number | undefined, OutboxReadError>
+  readonly openFollowUps: Effect.Effect<number, OutboxReadError>
+  followUpOf(clickId: number): Effect.Effect<FollowUp | undefined, OutboxReadError>
+  /** Newest click first. */
+  followUpsOf(place: string, limit: number): Effect.Effect<ReadonlyArray<FollowUp>, OutboxReadError>
+  /** A read that settled nothing: when to read next, and why the read failed if it did. */
+  followUpRead(clickId: number, nextReadAt: number, lastError?: string): Effect.Effect<void, OutboxWriteError>
+  /** Settles an open follow-up; false when it was settled already. `read`: the outcome came from a read (counted). */
+  settleFollowUp(
+    clickId: number,
+    outcome: ClipOutcome,
+    detail: ClipDetail,
+    options: { readonly read: boolean; readonly lastError?: string }
+  ): Effect.Effect<boolean, OutboxWriteError>
 }>()("scorebridge/delivery/Outbox") {
-  static readonly layer = (options: {
-    readonly stateDirectory: string
-    /** When to checkpoint (see Checkpointer); the defaults suit the daemon, tests make them frequent. */
-    readonly checkpoint?: CheckpointWhen
-  }): Layer.Layer<Outbox, OutboxOpenError> =>
-    Layer.effect(Outbox, makeOutbox(options.stateDirectory, options.checkpoint ?? { everyCommits: 500 }))
+  static readonly layer = (options: OutboxOptions): Layer.Layer<Outbox, OutboxOpenError> =>
+    Layer.effect(Outbox, makeOutbox(options))
+}
+
+export interface OutboxOptions {
+  readonly stateDirectory: string
+  /** When to checkpoint (see Checkpointer); the defaults suit the daemon, tests make them frequent. */
+  readonly checkpoint?: CheckpointWhen
+  /** Clicks answered with a moment get a follow-up, first read this long after (ms); absent: none. */
+  readonly followUps?: { readonly firstReadAfterMs: number }
 }
 
 /**
@@ -98,16 +126,17 @@ export class Outbox extends Context.Service<Outbox, {
  * (outbox-commits.ts), and the items' queries and writes (outbox-reads.ts, outbox-writes.ts) over
  * rows decoded by outbox-item.ts. Released in reverse: the checkpointer stops, then the file closes.
  */
-const makeOutbox = Effect.fnUntraced(function*(stateDirectory: string, checkpointWhen: CheckpointWhen) {
-  const disk = yield* acquireOutboxDisk(stateDirectory)
-  const commits = yield* makeCommits(disk, checkpointWhen)
+const makeOutbox = Effect.fnUntraced(function*(options: OutboxOptions) {
+  const disk = yield* acquireOutboxDisk(options.stateDirectory)
+  const commits = yield* makeCommits(disk, options.checkpoint ?? { everyCommits: 500 })
   const sql = yield* Effect.try({
     try: () => outboxStatements(disk.db),
     catch: (cause) => new OutboxOpenError({ path: disk.file, reason: describeFailure(cause) })
   })
   return Outbox.of({
-    ...makeWrites(disk.db, sql, commits),
+    ...makeWrites(disk.db, sql, commits, options.followUps?.firstReadAfterMs),
     ...makeReads(sql, disk.file, commits.allOnDisk),
+    ...makeFollowUps(sql, disk.file, commits),
     onDisk: commits.onDisk,
     whenAppended: commits.whenAppended,
     diskFailure: commits.diskFailure

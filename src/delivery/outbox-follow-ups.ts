@@ -1,0 +1,129 @@
+import { Clock, Effect, Result, Schema } from "effect"
+import { type ClipDetail, type ClipOutcome, clipOutcomes, type FollowUp } from "./follow-up.ts"
+import type { Commits } from "./outbox-commits.ts"
+import { describeFailure, OutboxReadError } from "./outbox-errors.ts"
+import type { OutboxStatements } from "./outbox-statements.ts"
+
+// The follow-ups' rows, decoded like the items' (outbox-item.ts): the file outlives its writer.
+const Detail = Schema.fromJsonString(Schema.Struct({
+  angles: Schema.optional(Schema.Number),
+  videoURL: Schema.optional(Schema.String),
+  thumbnailURL: Schema.optional(Schema.String),
+  momentStatus: Schema.optional(Schema.String),
+  readyAt: Schema.optional(Schema.Number),
+  reason: Schema.optional(Schema.String)
+}))
+
+const FollowUpRow = Schema.Struct({
+  click_id: Schema.Int,
+  place: Schema.String,
+  moment_key: Schema.String,
+  pressed_at: Schema.Int,
+  accepted_at: Schema.Int,
+  reads: Schema.Int,
+  next_read_at: Schema.Int,
+  outcome: Schema.NullOr(Schema.Literals(clipOutcomes)),
+  detail: Schema.NullOr(Detail),
+  last_error: Schema.NullOr(Schema.String),
+  settled_at: Schema.NullOr(Schema.Int)
+})
+const decodeRow = Schema.decodeUnknownResult(FollowUpRow)
+
+const toFollowUp = (row: typeof FollowUpRow.Type): FollowUp => ({
+  clickId: row.click_id,
+  place: row.place,
+  momentKey: row.moment_key,
+  pressedAt: row.pressed_at,
+  acceptedAt: row.accepted_at,
+  reads: row.reads,
+  nextReadAt: row.next_read_at,
+  outcome: row.outcome,
+  detail: row.detail,
+  lastError: row.last_error,
+  settledAt: row.settled_at
+})
+
+/** Rows that cannot be read are passed over: a follow-up is worth less than the items it follows. */
+const decoded = (rows: Iterable<unknown>, limit: number): Array<FollowUp> => {
+  const out: Array<FollowUp> = []
+  if (limit === 0) return out
+  for (const row of rows) {
+    const result = decodeRow(row)
+    if (Result.isSuccess(result) && out.push(toFollowUp(result.success)) === limit) break
+  }
+  return out
+}
+
+const momentKeyOf = (result: unknown): string | undefined => {
+  const key = (result as { momentKey?: unknown } | null | undefined)?.momentKey
+  return typeof key === "string" && key.length > 0 ? key : undefined
+}
+
+const clickOfUndo = (result: unknown): number | undefined => {
+  const id = (result as { clickItemId?: unknown } | null | undefined)?.clickItemId
+  return typeof id === "number" ? id : undefined
+}
+
+/**
+ * Inside a settlement's transaction: a click the service answered with a moment starts its
+ * follow-up, an undo that deleted a moment ends its click's. `firstReadAfterMs` undefined: clicks
+ * are not followed.
+ */
+export const followUpOnSettle = (sql: OutboxStatements, firstReadAfterMs: number | undefined) =>
+(id: number, result: unknown, settledAt: number): void => {
+  const momentKey = momentKeyOf(result)
+  if (momentKey !== undefined && firstReadAfterMs !== undefined) {
+    sql.followUpInsert.run({ id, momentKey, acceptedAt: settledAt, nextReadAt: settledAt + firstReadAfterMs })
+  }
+  const undone = clickOfUndo(result)
+  if (undone !== undefined && (result as { deletedMomentKey?: unknown }).deletedMomentKey !== undefined) {
+    sql.followUpDeleted.run({
+      clickId: undone,
+      detail: JSON.stringify({ reason: `undone: the moment was deleted by undo #${id}` } satisfies ClipDetail),
+      settledAt
+    })
+  }
+}
+
+/** The outbox's follow-up queries and writes (one commit each, like the items'). */
+export const makeFollowUps = (sql: OutboxStatements, file: string, { write }: Commits) => {
+  const read = <A>(run: () => A) =>
+    Effect.try({ try: run, catch: (cause) => new OutboxReadError({ path: file, reason: describeFailure(cause) }) })
+  return {
+    /** Open follow-ups whose next read is due by `now`, most overdue first. */
+    dueFollowUps: (now: number, limit: number) => read(() => decoded(sql.followUpsDue.iterate({ now }), limit)),
+    /** When the next open follow-up is due (ms), if any is open. */
+    nextFollowUpAt: read(() => {
+      const at = sql.followUpNext.get()?.["at"]
+      return typeof at === "number" ? at : undefined
+    }),
+    openFollowUps: read(() => Number(sql.followUpsOpen.get()?.["count"] ?? 0)),
+    followUpOf: (clickId: number) => read(() => decoded(sql.followUpOf.iterate({ clickId }), 1)[0]),
+    /** Newest click first. */
+    followUpsOf: (place: string, limit: number) => read(() => decoded(sql.followUpsOfPlace.iterate({ place }), limit)),
+    /** A read that settled nothing: when to read next, and why it failed if it did. */
+    followUpRead: Effect.fn("Outbox.followUpRead")((clickId: number, nextReadAt: number, lastError?: string) =>
+      write(() => {
+        sql.followUpRead.run({ clickId, nextReadAt, lastError: lastError ?? null })
+      }, () => [])
+    ),
+    /** The follow-up's outcome; false when it was settled already (an undo's deletion came first). */
+    settleFollowUp: Effect.fn("Outbox.settleFollowUp")(function*(
+      clickId: number,
+      outcome: ClipOutcome,
+      detail: ClipDetail,
+      options: { readonly read: boolean; readonly lastError?: string }
+    ) {
+      const settledAt = yield* Clock.currentTimeMillis
+      return yield* write(() =>
+        Number(sql.followUpSettle.run({
+          clickId,
+          outcome,
+          detail: JSON.stringify(detail),
+          lastError: options.lastError ?? null,
+          read: options.read ? 1 : 0,
+          settledAt
+        }).changes) > 0, () => [])
+    })
+  }
+}
