@@ -11,6 +11,7 @@ export interface PublicContext {
   readonly body: unknown
   readonly view: ViewContext
   readonly clipDelayMs: number
+  readonly clipSpreadMs: number
 }
 
 /** `companyKey` authorizes the call: another organization's key is a 401, like a bad token. */

@@ -14,6 +14,8 @@ export interface StartEventOptions {
 export interface StateClip {
   readonly key: string
   readonly rank: number
+  /** The camera that made the clip. */
+  readonly deviceID: string
   readonly startTime: number
   readonly endTime: number
   readonly videoURL: string
@@ -30,8 +32,9 @@ export interface StateMoment {
   readonly metadata?: Readonly<Record<string, unknown>>
   /** When the click arrived at the simulator. */
   readonly receivedAt: number
+  /** When generation ends: the last clip is visible, or the moment turns `failed`; `processing` before. */
   readonly clipsReadyAt: number
-  /** Why the moment failed, e.g. a click that arrived after its footage had gone. */
+  /** Why the moment never gets clips: no camera was recording when the click arrived, or its footage had gone. */
   readonly failure?: string
 }
 
@@ -60,11 +63,29 @@ export interface StateEvent {
   readonly metadata: Readonly<Record<string, unknown>>
 }
 
+export interface StatePlace {
+  readonly key: string
+  readonly name: string
+  readonly sport: string
+  readonly activeEventKey?: string
+  /** Every camera of the place, in rank order. */
+  readonly cameras: ReadonlyArray<string>
+  /** The cameras recording now; a click gets one clip from each. */
+  readonly activeCameras: ReadonlyArray<string>
+}
+
+/** A place's cameras after a switch. */
+export interface PlaceCameras {
+  readonly placeKey: string
+  readonly cameras: ReadonlyArray<string>
+  readonly activeCameras: ReadonlyArray<string>
+}
+
 export interface SimulatorState {
   readonly organizations: ReadonlyArray<{
     readonly key: string
     readonly name: string
-    readonly places: ReadonlyArray<{ readonly key: string; readonly name: string; readonly sport: string; readonly activeEventKey?: string }>
+    readonly places: ReadonlyArray<StatePlace>
   }>
   readonly events: ReadonlyArray<StateEvent>
   readonly rate: { readonly requestsPerSecond: number; readonly burst: number }
@@ -84,6 +105,18 @@ export class SimulatorControl {
 
   async closeEvent(placeKey: string): Promise<void> {
     await this.#call("POST", `/places/${encodeURIComponent(placeKey)}/close-event`)
+  }
+
+  /** Keeps exactly `active` of the place's cameras recording (`[]`: none); rejects unknown or repeated ones. */
+  setActiveCameras(placeKey: string, active: ReadonlyArray<string>): Promise<PlaceCameras> {
+    return this.#call("PUT", `/places/${encodeURIComponent(placeKey)}/cameras`, { active })
+  }
+
+  /** Switches all of the place's cameras on or off. */
+  async setCameras(placeKey: string, on: boolean): Promise<PlaceCameras> {
+    if (!on) return this.setActiveCameras(placeKey, [])
+    const place = (await this.state()).organizations.flatMap((o) => o.places).find((p) => p.key === placeKey)
+    return this.setActiveCameras(placeKey, place?.cameras ?? []) // an unknown place: the simulator's 404
   }
 
   async injectFault(fault: Fault): Promise<void> {

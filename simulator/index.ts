@@ -19,8 +19,10 @@ export interface SimulatorOptions {
   /** Token-bucket capacity. */
   readonly burst?: number
   readonly seed?: SimulatorSeed
-  /** Clips appear on a moment this long after the click. */
+  /** A moment's first clip appears this long after the click arrives (default 3000). */
   readonly clipDelayMs?: number
+  /** Each further camera's clip appears this much after the previous one (default 0: all at once). */
+  readonly clipSpreadMs?: number
   /** Added to the time in every `Date` header: a service whose clock is off, for skew tests. */
   readonly clockOffsetMs?: number
 }
@@ -40,6 +42,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     recorder: new Recorder(),
     limiter: new RateLimiter({ requestsPerSecond: options.requestsPerSecond ?? 1, burst: options.burst ?? 1 }),
     clipDelayMs: options.clipDelayMs ?? 3000,
+    clipSpreadMs: options.clipSpreadMs ?? 0,
     mediaBase: "",
     later: (ms, fn) => {
       const timer = setTimeout(() => { timers.delete(timer); fn() }, ms)

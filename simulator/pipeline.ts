@@ -20,6 +20,8 @@ export interface SimulatorParts {
   readonly recorder: Recorder
   readonly limiter: RateLimiter
   readonly clipDelayMs: number
+  /** Each further camera's clip of a moment appears this much after the previous one. */
+  readonly clipSpreadMs: number
   /** Base of the fake media URLs; known once the server listens. */
   mediaBase: string
   /** Runs `fn` after `ms` unless the simulator closes first, so no timer outlives it. */
@@ -75,7 +77,7 @@ function answerPublic(parts: SimulatorParts, req: IncomingMessage, url: URL, bod
   parts.store.advance(now)
   const ctx: PublicContext = {
     store: parts.store, org, now, query: url.searchParams, body: bodyValue(body),
-    view: { now, mediaBase: parts.mediaBase }, clipDelayMs: parts.clipDelayMs
+    view: { now, mediaBase: parts.mediaBase }, clipDelayMs: parts.clipDelayMs, clipSpreadMs: parts.clipSpreadMs
   }
   return replyOf(() => routed(publicRoutes, req.method ?? "GET", url.pathname, ctx))
 }

@@ -1,10 +1,10 @@
 import { Schema } from "effect"
-import { badField, decodeOr400, notFound, statusFailure } from "./failure.ts"
+import { badField, decodeOr400, invalid, notFound, statusFailure } from "./failure.ts"
 import { type FaultBook, FaultSpec } from "./faults.ts"
 import type { RateLimiter } from "./rate-limit.ts"
 import type { Recorder } from "./recorder.ts"
 import { ok, type Route } from "./router.ts"
-import type { EventRecord, Store } from "./store.ts"
+import type { EventRecord, Place, Store } from "./store.ts"
 import { validExternalID } from "./validate-event.ts"
 import { eventFull, momentInEvent, placeView, type ViewContext } from "./views.ts"
 
@@ -31,6 +31,9 @@ const RateBody = Schema.Struct({
   requestsPerSecond: Schema.Finite.check(Schema.isGreaterThan(0)),
   burst: Schema.Finite.check(Schema.isGreaterThanOrEqualTo(1))
 })
+
+/** The whole set of cameras to keep recording; `[]` switches them all off. */
+const CamerasBody = Schema.Struct({ active: Schema.Array(Schema.NonEmptyString) })
 
 const controlPlace = (ctx: ControlContext, placeKey: string | undefined) => {
   const place = ctx.store.places.find((p) => p.key === placeKey)
@@ -82,11 +85,30 @@ const closeEvent = (ctx: ControlContext, { placeKey }: Readonly<Record<string, s
   return ok({ eventKey: event.key })
 }
 
+const camerasView = (place: Place) => ({ placeKey: place.key, cameras: place.cameras, activeCameras: place.activeCameras })
+
+/** Switches cameras on and off; a click then gets one clip per camera on when it arrives. */
+const setCameras = (ctx: ControlContext, { placeKey }: Readonly<Record<string, string>>) => {
+  const place = controlPlace(ctx, placeKey)
+  const { active } = decodeOr400(CamerasBody, ctx.body)
+  const errors = active.flatMap((camera, i) =>
+    !place.cameras.includes(camera) ? [{ field: `active[${i}]`, message: `unknown camera "${camera}"; the place has ${place.cameras.join(", ") || "none"}` }]
+    : active.indexOf(camera) !== i ? [{ field: `active[${i}]`, message: `duplicate camera "${camera}"` }]
+    : [])
+  if (errors.length > 0) throw invalid(errors)
+  place.activeCameras = place.cameras.filter((c) => active.includes(c))
+  return ok(camerasView(place))
+}
+
 /** The whole state, including what the public API hides (why a moment failed, when its clips appear). */
 const state = (ctx: ControlContext) => ok({
   organizations: ctx.store.organizations.map((org) => ({
     ...org,
-    places: ctx.store.places.filter((p) => p.companyKey === org.key).map((p) => placeView(p, ctx.store.activeEvent(p.key)?.key))
+    places: ctx.store.places.filter((p) => p.companyKey === org.key).map((p) => ({
+      ...placeView(p, ctx.store.activeEvent(p.key)?.key),
+      cameras: p.cameras,
+      activeCameras: p.activeCameras
+    }))
   })),
   events: ctx.store.events.map((e) => ({
     ...eventFull(e, ctx.view),
@@ -113,6 +135,7 @@ const requests = (ctx: ControlContext) => {
 export const controlRoutes: ReadonlyArray<Route<ControlContext>> = [
   { method: "POST", pattern: "/_control/places/:placeKey/start-event", handle: startEvent },
   { method: "POST", pattern: "/_control/places/:placeKey/close-event", handle: closeEvent },
+  { method: "PUT", pattern: "/_control/places/:placeKey/cameras", handle: setCameras },
   { method: "POST", pattern: "/_control/faults", handle: (ctx) => { ctx.faults.add(decodeOr400(FaultSpec, ctx.body), ctx.now); return ok({}) } },
   { method: "DELETE", pattern: "/_control/faults", handle: (ctx) => { ctx.faults.clear(); return ok({}) } },
   { method: "GET", pattern: "/_control/requests", handle: requests },

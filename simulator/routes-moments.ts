@@ -2,13 +2,11 @@ import { Schema } from "effect"
 import { requireEvent, type PublicContext, utf8Bytes } from "./context.ts"
 import { decodeOr400, notFound, statusFailure } from "./failure.ts"
 import { ok, type Reply, type Route } from "./router.ts"
-import type { MomentRecord } from "./store.ts"
+import type { EventRecord, MomentRecord, Store } from "./store.ts"
 import { Overlays } from "./validate-overlay.ts"
 import { TimeStampMs } from "./validate-score.ts"
 import { momentSingle } from "./views.ts"
 
-/** Each simulated place films with two cameras, so a moment gets two clips (one per angle). */
-const cameras = ["camera-1", "camera-2"] as const
 /** The sport default recording window around the click, used when the caller gives none. */
 const defaultWindow = { beforeMs: 20_000, afterMs: 10_000 }
 /** While an event is open only the last minute of footage exists. */
@@ -45,6 +43,12 @@ const rawScore = (body: unknown) => (body as { score?: Readonly<Record<string, u
 const oversized = (metadata: unknown): boolean => metadata !== undefined && utf8Bytes(metadata) > momentMetadataMaxBytes
 const droppedMetadata = "metadata exceeds 500 bytes as UTF-8 JSON and was dropped"
 
+/** The cameras filming the event now: those switched on at its place. A standalone event has none. */
+const recordingCameras = (store: Store, event: EventRecord): ReadonlyArray<string> => {
+  const placeKey = event.info.placeKey
+  return placeKey === undefined ? [] : store.place(event.companyKey, placeKey)?.activeCameras ?? []
+}
+
 const click = (ctx: PublicContext, { eventKey }: Readonly<Record<string, string>>): Reply => {
   const event = requireEvent(ctx, eventKey)
   const body = decodeOr400(ClickBody, ctx.body)
@@ -53,18 +57,27 @@ const click = (ctx: PublicContext, { eventKey }: Readonly<Record<string, string>
   // The last minute is counted from when the click ARRIVES: a delayed click loses footage, or all of it.
   const footageFrom = event.endTime === undefined ? ctx.now - footageKeptMs : Number.NEGATIVE_INFINITY
   const clipStart = Math.max(start, footageFrom)
-  const failure = end < footageFrom ? `no footage of the window is left: only the last ${footageKeptMs / 1000} s are kept while the event is open` : undefined
+  // So are the cameras: each one recording when the click arrives makes one clip; switching later changes nothing.
+  const cameras = recordingCameras(ctx.store, event)
+  const failure = cameras.length === 0
+    ? event.info.placeKey === undefined ? "no camera was recording: the event is not attached to a place" : "no camera was recording when the click arrived"
+    : end < footageFrom ? `no footage of the window is left: only the last ${footageKeptMs / 1000} s are kept while the event is open` : undefined
   const score = rawScore(ctx.body)
   const entry = score === undefined ? undefined : ctx.store.addScore(event, score)
   const dropMetadata = oversized(body.metadata)
+  // Cameras upload one after the other: the clip of rank r appears clipDelayMs + r × clipSpreadMs after the click.
+  const clips = failure !== undefined ? [] : cameras.map((deviceID, rank) => ({
+    key: ctx.store.nextKey("cl"), rank, deviceID, startTime: clipStart, endTime: end,
+    readyAt: ctx.now + ctx.clipDelayMs + rank * ctx.clipSpreadMs
+  }))
   const moment: MomentRecord = {
     key: ctx.store.nextKey("mo"),
     eventKey: event.key,
     companyKey: event.companyKey,
     receivedAt: ctx.now,
     momentStartTime: clipStart,
-    clipsReadyAt: ctx.now + ctx.clipDelayMs,
-    clips: failure !== undefined ? [] : cameras.map((deviceID, rank) => ({ key: ctx.store.nextKey("cl"), rank, deviceID, startTime: clipStart, endTime: end })),
+    clipsReadyAt: clips.at(-1)?.readyAt ?? ctx.now + ctx.clipDelayMs,
+    clips,
     ...(failure !== undefined ? { failure } : {}),
     ...(entry !== undefined ? { scoreStreamEntryKey: entry.key, score: entry } : {}),
     players: body.players ?? [],

@@ -16,9 +16,14 @@ export interface SimulatorSeed {
       sport: string
       timeZoneID?: string
       location?: { name: string; geoLoc: { lat: number; lng: number } }
+      /** Device ids of the place's cameras, in rank order; default `defaultCameras`. All start switched on. */
+      cameras?: string[]
     }>
   }>
 }
+
+/** A place without `cameras` in its seed films with these two, so a moment gets two clips (one per angle). */
+export const defaultCameras: ReadonlyArray<string> = ["camera-1", "camera-2"]
 
 export const demoSeed: SimulatorSeed = {
   organizations: [
@@ -44,7 +49,8 @@ const PlaceSeed = Schema.Struct({
   location: Schema.optional(Schema.Struct({
     name: Schema.String,
     geoLoc: Schema.Struct({ lat: Schema.Finite, lng: Schema.Finite })
-  }))
+  })),
+  cameras: Schema.optional(Schema.Array(NonEmpty))
 })
 
 const SeedSchema = Schema.Struct({
@@ -56,7 +62,7 @@ const SeedSchema = Schema.Struct({
   }))
 })
 
-/** Token and place keys address one organization each, so a duplicate would make lookups ambiguous. */
+/** Token and place keys address one organization each, so a duplicate would make lookups ambiguous; a camera is one device of its place. */
 const firstDuplicate = (seed: SimulatorSeed): string | undefined => {
   const seen = new Set<string>()
   for (const [i, org] of seed.organizations.entries()) {
@@ -67,6 +73,9 @@ const firstDuplicate = (seed: SimulatorSeed): string | undefined => {
     for (const [j, place] of org.places.entries()) {
       if (seen.has(`p:${place.key}`)) return `organizations[${i}].places[${j}].key: duplicate place key "${place.key}"`
       seen.add(`p:${place.key}`)
+      const cameras = place.cameras ?? []
+      const twice = cameras.findIndex((c, k) => cameras.indexOf(c) !== k)
+      if (twice !== -1) return `organizations[${i}].places[${j}].cameras[${twice}]: duplicate camera "${cameras[twice]}"`
     }
   }
   return undefined

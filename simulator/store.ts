@@ -1,4 +1,4 @@
-import type { SimulatorSeed } from "./seed.ts"
+import { defaultCameras, type SimulatorSeed } from "./seed.ts"
 
 export interface Location {
   readonly name: string
@@ -17,6 +17,10 @@ export interface Place {
   readonly sport: string
   readonly timeZoneID?: string
   readonly location?: Location
+  /** Every camera installed at the place (device ids), in rank order. */
+  readonly cameras: ReadonlyArray<string>
+  /** The cameras recording now, in the order of `cameras`; the control API switches them. */
+  activeCameras: ReadonlyArray<string>
 }
 
 /** A score stream entry: the caller's fields as sent, plus the key the service assigned. */
@@ -56,9 +60,12 @@ export interface EventRecord {
 export interface VideoClip {
   readonly key: string
   readonly rank: number
+  /** The camera that made the clip. */
   readonly deviceID: string
   readonly startTime: number
   readonly endTime: number
+  /** The clip is hidden until then, as real clip generation and upload take a few seconds. */
+  readonly readyAt: number
 }
 
 export interface MomentRecord {
@@ -68,10 +75,11 @@ export interface MomentRecord {
   /** When the click arrived; the last-minute rule is measured from here. */
   readonly receivedAt: number
   readonly momentStartTime: number
-  /** Clips become visible this late, as real clip generation takes a few seconds. */
+  /** When generation ends: the last clip appears, or a failed moment turns `failed`; `processing` until then. */
   readonly clipsReadyAt: number
+  /** One per camera recording when the click arrived; fixed at the click, so later switches change nothing. */
   readonly clips: Array<VideoClip>
-  /** Set when no footage of the window existed; the moment is then `failed` with no clips. */
+  /** Why the moment never gets clips (no camera was recording, no footage of the window was left). */
   readonly failure?: string
   scoreStreamEntryKey?: string
   score?: ScoreRecord
@@ -92,7 +100,12 @@ export class Store {
 
   constructor(seed: SimulatorSeed) {
     this.organizations = seed.organizations.map(({ key, name }) => ({ key, name }))
-    this.places = seed.organizations.flatMap((org) => org.places.map((p) => ({ ...p, companyKey: org.key })))
+    this.places = seed.organizations.flatMap((org) => org.places.map(({ cameras = defaultCameras, ...p }) => ({
+      ...p,
+      companyKey: org.key,
+      cameras: [...cameras],
+      activeCameras: [...cameras]
+    })))
     for (const org of seed.organizations) {
       for (const token of org.tokens) this.#tokens.set(token, { key: org.key, name: org.name })
     }

@@ -6,12 +6,14 @@ export interface ViewContext {
   readonly mediaBase: string
 }
 
+/** `processing` until generation ends, like the service, where a positive click answer promises nothing yet. */
 const momentStatus = (m: MomentRecord, now: number): string =>
-  m.failure !== undefined ? "failed" : now < m.clipsReadyAt ? "processing" : "ready"
+  now < m.clipsReadyAt ? "processing" : m.failure !== undefined ? "failed" : "ready"
 
 const clipView = (clip: VideoClip, ctx: ViewContext) => ({
   key: clip.key,
   rank: clip.rank,
+  deviceID: clip.deviceID,
   thumbnailURL: `${ctx.mediaBase}/clips/${clip.key}.jpg`,
   videoURL: `${ctx.mediaBase}/clips/${clip.key}.mp4`,
   downloadURL: `${ctx.mediaBase}/clips/${clip.key}.mp4?download=1`,
@@ -24,7 +26,7 @@ const clipView = (clip: VideoClip, ctx: ViewContext) => ({
 })
 
 const visibleClips = (m: MomentRecord, ctx: ViewContext) =>
-  ctx.now < m.clipsReadyAt ? [] : m.clips.map((c) => clipView(c, ctx))
+  m.clips.filter((c) => ctx.now >= c.readyAt).map((c) => clipView(c, ctx))
 
 export const momentInEvent = (m: MomentRecord, ctx: ViewContext) => ({
   key: m.key,

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest"
 import { fieldsOf, startHarness, type Harness } from "./support.ts"
-import { sleep } from "../support/sleep.ts"
+import { eventually } from "../support/eventually.ts"
 
 let h: Harness
 afterEach(async () => { await h.close() })
@@ -8,7 +8,7 @@ afterEach(async () => { await h.close() })
 const overlay = { imageSource: "https://example.test/logo.png", position: { horizontal: "right", vertical: "top" }, heightPercentOfHeight: 10 }
 
 describe("clicks", () => {
-  it("creates a moment whose two clips appear after the clip delay", async () => {
+  it("creates a moment whose two clips (one per camera) appear after the clip delay", async () => {
     h = await startHarness({ clipDelayMs: 200 })
     const { eventKey } = await h.control.startEvent("court-1")
     const t = Date.now()
@@ -21,11 +21,13 @@ describe("clicks", () => {
     const pending = await h.call("GET", `/public/moments/${momentKey}`)
     expect(pending.body).toMatchObject({ key: momentKey, eventKey, momentStatus: "processing", videoClips: [], metadata: { clickId: "c-1" } })
     expect(pending.body.score).toMatchObject({ timeStamp: t, home: 1, key: expect.any(String) })
-    await sleep(300)
-    const ready = await h.call("GET", `/public/moments/${momentKey}`)
+    const ready = await eventually("the clips", async () => {
+      const moment = await h.call("GET", `/public/moments/${momentKey}`)
+      return moment.body.momentStatus === "processing" ? undefined : moment
+    })
     expect(ready.body.momentStatus).toBe("ready")
-    expect(ready.body.videoClips.map((c: { startTime: number; endTime: number }) => [c.startTime, c.endTime]))
-      .toEqual([[t - 10_000, t + 5_000], [t - 10_000, t + 5_000]])
+    expect(ready.body.videoClips.map((c: { deviceID: string; startTime: number; endTime: number }) => [c.deviceID, c.startTime, c.endTime]))
+      .toEqual([["camera-1", t - 10_000, t + 5_000], ["camera-2", t - 10_000, t + 5_000]])
     const event = await h.call("GET", `/public/events/${eventKey}`)
     expect(event.body.moments.map((m: { key: string }) => m.key)).toEqual([momentKey])
     expect(event.body.scoreStream.map((e: { key: string }) => e.key)).toEqual([pending.body.score.key])

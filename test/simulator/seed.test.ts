@@ -18,9 +18,13 @@ describe("seeds", () => {
       "    name: Club",
       "    tokens: [t1]",
       "    places:",
-      "      - { key: c1, name: Centre court, sport: padel, timeZoneID: Europe/Paris }"
+      "      - { key: c1, name: Centre court, sport: padel, timeZoneID: Europe/Paris }",
+      "      - { key: c2, name: Court 2, sport: padel, cameras: [north, south] }"
     ].join("\n"))
-    expect(loadSeed(yaml).organizations[0]?.places[0]).toEqual({ key: "c1", name: "Centre court", sport: "padel", timeZoneID: "Europe/Paris" })
+    expect(loadSeed(yaml).organizations[0]?.places).toEqual([
+      { key: "c1", name: "Centre court", sport: "padel", timeZoneID: "Europe/Paris" },
+      { key: "c2", name: "Court 2", sport: "padel", cameras: ["north", "south"] }
+    ])
     expect(loadSeed(file("demo.json", JSON.stringify(demoSeed)))).toEqual(demoSeed)
   })
 
@@ -29,6 +33,8 @@ describe("seeds", () => {
     expect(() => loadSeed(bad)).toThrow(new RegExp(`${bad}.*organizations\\[0\\]\\.places\\[0\\]\\.sport`))
     const dup = file("dup.json", JSON.stringify({ organizations: [{ key: "o", name: "O", tokens: ["t", "t"], places: [] }] }))
     expect(() => loadSeed(dup)).toThrow(/dup\.json.*tokens\[1\]/)
+    const twice = file("twice.json", JSON.stringify({ organizations: [{ key: "o", name: "O", tokens: ["t"], places: [{ key: "p", name: "P", sport: "padel", cameras: ["a", "b", "a"] }] }] }))
+    expect(() => loadSeed(twice)).toThrow(/twice\.json.*places\[0\]\.cameras\[2\]: duplicate camera "a"/)
     expect(() => loadSeed(join(dir, "missing.yaml"))).toThrow(/missing\.yaml/)
   })
 
