@@ -131,6 +131,24 @@ export const Config = Schema.Struct({
       default: false
     }).pipe(Schema.withDecodingDefaultKey(Effect.succeed(false)))
   }).annotate({ description: "Local status page and health endpoint." }).pipe(Schema.withDecodingDefaultKey(Effect.succeed({}))),
+  clips: Schema.Struct({
+    followUp: Schema.Boolean.annotate({
+      description: "Read each accepted click's Moment until its clip exists (clip ready), none came by the deadline (no clip) or the moment is gone (deleted). Reads use only request slots that no click or score wants.",
+      default: true
+    }).pipe(Schema.withDecodingDefaultKey(Effect.succeed(true))),
+    firstReadSeconds: Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 600 })).annotate({
+      description: "The first read of a click's Moment, this long after the service accepted it (clips are cut a few seconds after); later reads double the gap.",
+      default: 10
+    }).pipe(Schema.withDecodingDefaultKey(Effect.succeed(10))),
+    noClipAfterSeconds: Schema.Int.check(Schema.isBetween({ minimum: 10, maximum: 3600 })).annotate({
+      description: "A click whose Moment has no clip this long after it was accepted is shown as no clip.",
+      default: 180
+    }).pipe(Schema.withDecodingDefaultKey(Effect.succeed(180))),
+    problemAfterClicks: Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 100 })).annotate({
+      description: "This many clicks in a row without a clip at a place raise its problem line on the status page and fail /healthz for it.",
+      default: 3
+    }).pipe(Schema.withDecodingDefaultKey(Effect.succeed(3)))
+  }).annotate({ description: "Following clicks until their clips exist." }).pipe(Schema.withDecodingDefaultKey(Effect.succeed({}))),
   log: Schema.Struct({
     level: Schema.Literals(["trace", "debug", "info", "warn", "error"]).annotate({
       description: "Least severe level written to the journal.",

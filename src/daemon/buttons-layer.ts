@@ -62,11 +62,18 @@ export const buttonsLayer = (config: Config) =>
     const outbox = yield* Outbox
     const routes = routesOf(config)
 
-    const onPress = Effect.fnUntraced(function*(press: ButtonEvent, redeliverable = false, receivedAs?: string, late?: LatePress) {
+    const onPress = Effect.fnUntraced(function*(
+      decoder: ButtonDecoder,
+      press: ButtonEvent,
+      redeliverable = false,
+      receivedAs?: string,
+      late?: LatePress
+    ) {
       const matching = (routes.get(press.source) ?? []).filter((r) =>
         r.gesture === press.gesture && (r.button === undefined || r.button === press.button)
       )
       if (matching.length === 0) return yield* Effect.logDebug(`${press.gesture} on ${press.source}/${press.button}: no action configured`)
+      let repeated = false
       for (const route of matching) {
         // A press the broker would redeliver is retried until stored, then acknowledged.
         const result = redeliverable
@@ -80,12 +87,19 @@ export const buttonsLayer = (config: Config) =>
         const feedback = pressFeedback(route.settings.place, press, result)
         yield* feedback.level === "info" ? Effect.logInfo(feedback.text) : feedback.level === "warn" ? Effect.logWarning(feedback.text) : Effect.logError(feedback.text)
         yield* bus.publish({ _tag: "Press", place: route.settings.place, press, result })
+        // A repeat is the device's, not a press: no feedback.
+        if (result._tag === "Repeat") {
+          repeated = true
+          continue
+        }
         if (route.feedbackTopic !== undefined) {
           const message = JSON.stringify({ place: route.settings.place, gesture: press.gesture, button: press.button, pressedAt: press.pressedAt, status: feedback.status, text: feedback.text })
           // Feedback is a courtesy: never let a broker outage hold up the next press.
           yield* Effect.forkDetach(mqtt.publish(route.feedbackTopic, message, { qos: 0 }).pipe(Effect.timeout("2 seconds"), Effect.ignore))
         }
       }
+      // Counted once per press, with the repeats the decoder itself recognised.
+      if (repeated) decoder.stats.duplicates++
     })
 
     /**
@@ -113,7 +127,7 @@ export const buttonsLayer = (config: Config) =>
             continue
           }
           yield* Queue.take(timerBell).pipe(Effect.timeoutOption(Math.max(0, deadline - Date.now())))
-          for (const press of decoder.flush(Date.now())) yield* onPress(press)
+          for (const press of decoder.flush(Date.now())) yield* onPress(decoder, press)
         }
       })
       yield* Effect.forkScoped(flushWhenDue)
@@ -127,7 +141,7 @@ export const buttonsLayer = (config: Config) =>
             return input.ack?.()
           }
           const presses = decoder.push(input.bytes, input.receivedAt, { topic: input.topic, retained: input.retained })
-          for (const press of presses) yield* onPress(press, input.ack !== undefined, input.receivedAs, latePress(input, press))
+          for (const press of presses) yield* onPress(decoder, press, input.ack !== undefined, input.receivedAs, latePress(input, press))
           input.ack?.()
           yield* Queue.offer(timerBell, undefined)
         }))

@@ -5,6 +5,7 @@ import { retentionLayer } from "../delivery/retention.ts"
 import { eventRefreshLayer } from "../events/event-refresh.ts"
 import { buttonsLayer } from "./buttons-layer.ts"
 import { deliveryLayer } from "./delivery-layer.ts"
+import { followUpSettings } from "../clip-follow-up/follow-up-settings.ts"
 import { mqttLayer } from "./mqtt-layer.ts"
 import { type ChunkSourceOverride, placesLayer } from "./places-layer.ts"
 import { statusLayer } from "../status/status-layer.ts"
@@ -33,7 +34,8 @@ export const daemonLayer = (config: Config, token: Redacted.Redacted<string>, op
       token,
       timeoutMs: config.service.timeoutMs,
       requestsPerSecond: config.service.requestsPerSecond,
-      stateDirectory: config.stateDirectory
+      stateDirectory: config.stateDirectory,
+      ...(config.clips.followUp ? { followUps: followUpSettings(config.clips) } : {})
     })),
     Layer.provideMerge(mqttLayer(config))
   )

@@ -1,4 +1,6 @@
 import { Layer, type Redacted } from "effect"
+import { ClipFollower } from "../clip-follow-up/clip-follower.ts"
+import type { FollowUpSettings } from "../delivery/follow-up.ts"
 import { Outbox, type OutboxOpenError } from "../delivery/outbox.ts"
 import { RateBudget } from "../delivery/rate-budget.ts"
 import { Scheduler } from "../delivery/scheduler.ts"
@@ -16,6 +18,8 @@ export interface DeliverySettings {
   readonly stateDirectory: string
   /** See `DelivererOptions.backlogAfterMs`. */
   readonly backlogAfterMs?: number
+  /** Accepted clicks are followed until their clips exist; absent: not followed. */
+  readonly followUps?: FollowUpSettings
 }
 
 /**
@@ -26,7 +30,10 @@ export interface DeliverySettings {
 export const deliveryLayer = (
   settings: DeliverySettings,
   /** The outbox over `settings.stateDirectory`; tests wrap it to make its disk slow. */
-  outbox: Layer.Layer<Outbox, OutboxOpenError> = Outbox.layer({ stateDirectory: settings.stateDirectory })
+  outbox: Layer.Layer<Outbox, OutboxOpenError> = Outbox.layer({
+    stateDirectory: settings.stateDirectory,
+    ...(settings.followUps === undefined ? {} : { followUps: settings.followUps })
+  })
 ) => {
   const client = ServiceClient.layer({ baseUrl: settings.baseUrl, token: settings.token, timeoutMs: settings.timeoutMs })
   const shared = Layer.mergeAll(
@@ -38,5 +45,6 @@ export const deliveryLayer = (
     client
   )
   const scheduler = Scheduler.layer.pipe(Layer.provide(serviceDeliverer(settings.backlogAfterMs === undefined ? {} : { backlogAfterMs: settings.backlogAfterMs })))
-  return scheduler.pipe(Layer.provideMerge(shared))
+  const follower = settings.followUps === undefined ? Layer.empty : ClipFollower.layer(settings.followUps)
+  return Layer.merge(scheduler, follower).pipe(Layer.provideMerge(shared))
 }

@@ -48,6 +48,17 @@ export interface FollowUp {
   readonly lastError: string | null
 }
 
+/** What became of a followed click, for the status page, metrics and the feedback topic. */
+export interface ClipSettled {
+  readonly place: string
+  readonly clickItemId: number
+  readonly momentKey: string
+  readonly outcome: ClipOutcome
+  readonly detail: ClipDetail
+  readonly pressedAt: number
+  readonly acceptedAt: number
+}
+
 /** How clicks are followed; the daemon's `clips:` config section. */
 export interface FollowUpSettings {
   /** The first read of a moment, this long after its click was accepted (ms): near the usual clip time. */

@@ -5,9 +5,9 @@ import { isAutoClick } from "../highlights/auto-click.ts"
  * Who is asking for a request slot. Presses are served first: their footage
  * expires. Auto-highlights next: their footage expires as fast, but nobody is
  * waiting at the court for them. Background look-ups (which event is live) only
- * take slots that nobody else wants.
+ * take slots that nobody else wants, and the reads of clip follow-ups only those left after them.
  */
-export type Priority = "click" | "auto" | "score" | "probe" | "background"
+export type Priority = "click" | "auto" | "score" | "probe" | "background" | "follow-up"
 
 /** The priority an outbox item's request asks with: an undo is a press too, so it goes with the clicks. */
 const priorityOf = (item: { readonly kind: "score" | "click" | "undo"; readonly payload?: unknown }): Priority =>
@@ -72,7 +72,7 @@ const backoffCapMs = 15_000
 
 const make = Effect.fnUntraced(function*(options: BudgetOptions) {
   const intervalMs = (1000 / options.requestsPerSecond) * (1 + (options.margin ?? 0.01))
-  const waiters: Record<Priority, Array<Waiter>> = { click: [], auto: [], score: [], probe: [], background: [] }
+  const waiters: Record<Priority, Array<Waiter>> = { click: [], auto: [], score: [], probe: [], background: [], "follow-up": [] }
   const bell = yield* Queue.sliding<void>(1)
   const sent: Array<number> = []
   let lastGrant = -Infinity
@@ -87,13 +87,15 @@ const make = Effect.fnUntraced(function*(options: BudgetOptions) {
   const nextWaiter = (): Waiter | undefined =>
     waiters.probe.shift() ??
       (suspended === null
-        ? waiters.click.shift() ?? waiters.auto.shift() ?? waiters.score.shift() ?? waiters.background.shift()
+        ? waiters.click.shift() ?? waiters.auto.shift() ?? waiters.score.shift() ?? waiters.background.shift() ??
+          waiters["follow-up"].shift()
         : undefined)
 
   const hasWaiter = () =>
     waiters.probe.length > 0 ||
     (suspended === null &&
-      (waiters.click.length > 0 || waiters.auto.length > 0 || waiters.score.length > 0 || waiters.background.length > 0))
+      (waiters.click.length > 0 || waiters.auto.length > 0 || waiters.score.length > 0 || waiters.background.length > 0 ||
+        waiters["follow-up"].length > 0))
 
   const grantLoop = Effect.gen(function*() {
     while (true) {

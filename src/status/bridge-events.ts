@@ -7,6 +7,7 @@ import type { ScoreEntry } from "../domain/score-entry.ts"
 import type { DecoderStats } from "../../adapters/decoder.ts"
 import type { ItemKind } from "../delivery/outbox.ts"
 import type { Outcome } from "../delivery/outcome.ts"
+import type { ClipSettled } from "../delivery/follow-up.ts"
 
 /** What happens at a place, as the demo, the status page and metrics see it. */
 export type BridgeEvent =
@@ -21,6 +22,8 @@ export type BridgeEvent =
   | { readonly _tag: "Settled"; readonly place: string; readonly itemId: number; readonly kind: ItemKind; readonly outcome: Outcome }
   | { readonly _tag: "Press"; readonly place: string; readonly press: ButtonEvent; readonly result: PressResult }
   | { readonly _tag: "ButtonLink"; readonly source: string; readonly state: LinkState }
+  /** A followed click's outcome is known: its clip exists, or will not, or the moment is gone. */
+  | ({ readonly _tag: "ClipSettled" } & ClipSettled)
 
 /**
  * A bounded fan-out of bridge events. Sliding: a slow observer loses old
