@@ -2,19 +2,32 @@ import { Console, Effect } from "effect"
 import { Command, Flag } from "effect/cli"
 import { loadConfig } from "../config/load.ts"
 import { Outbox, type OutboxItem } from "../delivery/outbox.ts"
+import { clipOutcomeText } from "../clip-follow-up/outcome-text.ts"
+import type { FollowUp } from "../delivery/follow-up.ts"
 import { configFlag, exitConfigError } from "./config-flag.ts"
 
 const line = (item: OutboxItem): string =>
   `  #${item.id} ${item.place} ${item.kind} captured ${new Date(item.createdAt).toISOString()} ` +
   `attempts ${item.attempts}: ${item.lastError ?? ""}`
 
+const clock = (ms: number) => `${new Date(ms).toISOString().slice(11, 19)}Z`
+
+/** A click and what became of it: its delivery, then its clip once the service accepted it. */
+const clickLine = (click: OutboxItem, followUp: FollowUp | undefined): string => {
+  const made = (click.payload as { metadata?: { source?: unknown } }).metadata?.source === "auto" ? "auto" : "press"
+  const delivery = click.state === "pending" ? "not sent yet" : click.state === "delivered" ? "accepted" : `${click.state}: ${click.lastError ?? ""}`
+  const clip = followUp === undefined ? "" : ` → ${clipOutcomeText(followUp)}${followUp.detail?.videoURL === undefined ? "" : ` ${followUp.detail.videoURL}`}`
+  return `  #${click.id} ${clock(click.createdAt)} ${made.padEnd(5)} ${delivery}${clip}`
+}
+
 export const outboxCommand = Command.make(
   "outbox",
   {
     config: configFlag,
-    limit: Flag.Int("limit").pipe(Flag.withDescription("How many dead letters to list"), Flag.withDefault(20))
+    limit: Flag.Int("limit").pipe(Flag.withDescription("How many dead letters to list"), Flag.withDefault(20)),
+    clicks: Flag.Int("clicks").pipe(Flag.withDescription("How many recent clicks to list per place, with their clip outcome"), Flag.withDefault(10))
   },
-  Effect.fn(function*({ config: path, limit }) {
+  Effect.fn(function*({ config: path, limit, clicks }) {
     const config = yield* loadConfig(path).pipe(Effect.result)
     if (config._tag === "Failure") {
       yield* Console.error(config.failure.message)
@@ -34,6 +47,13 @@ export const outboxCommand = Command.make(
       const dead = yield* outbox.deadLetters(limit)
       if (dead.length > 0) yield* Console.log(`dead letters (the service refused them; they will not be retried):`)
       for (const item of dead) yield* Console.log(line(item))
+      for (const place of config.success.places) {
+        // Clicks are a small part of a place's items: read enough of them to find the latest few.
+        const recent = (yield* outbox.recent(place.key, clicks * 50)).filter((item) => item.kind === "click").slice(0, clicks)
+        if (recent.length === 0) continue
+        yield* Console.log(`recent clicks of ${place.key} (newest first):`)
+        for (const click of recent) yield* Console.log(clickLine(click, yield* outbox.followUpOf(click.id)))
+      }
     }).pipe(Effect.provide(Outbox.layer({ stateDirectory: config.success.stateDirectory })))
   })
-).pipe(Command.withDescription("Show what the outbox holds: counts per place and state, pending heads, dead letters"))
+).pipe(Command.withDescription("Show what the outbox holds: counts per place and state, pending heads, dead letters, recent clicks and their clips"))

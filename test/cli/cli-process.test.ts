@@ -110,6 +110,45 @@ describe("scorebridge outbox", () => {
   })
 })
 
+describe("scorebridge outbox: recent clicks", () => {
+  it("lists each place's recent clicks with their clip outcome and link, newest first", async () => {
+    const { Effect } = await import("effect")
+    const { Outbox } = await import("../../src/delivery/outbox.ts")
+    const dir = mkdtempSync(join(tmpdir(), "scorebridge-outbox-clicks-"))
+    const t0 = Date.UTC(2026, 10, 25, 14, 2, 0)
+    await Effect.runPromise(Effect.gen(function*() {
+      const outbox = yield* Outbox
+      const click = (n: number, source?: string) =>
+        outbox.append({ place: "court-1", kind: "click", payload: { timeStamp: t0 + n * 1000, metadata: { clickId: `c${n}`, ...(source === undefined ? {} : { source }) } }, createdAt: t0 + n * 1000 })
+      const ready = yield* click(0)
+      const none = yield* click(60, "auto")
+      const open = yield* click(120)
+      yield* click(180)
+      for (const [item, moment] of [[ready, "mo-1"], [none, "mo-2"], [open, "mo-3"]] as const) {
+        yield* outbox.markDelivered(item.id, { eventKey: "ev-1", momentKey: moment })
+      }
+      yield* outbox.settleFollowUp(ready.id, "clip-ready", { angles: 2, videoURL: "http://media.test/cl-1.mp4", readyAt: t0 + 9_000 }, { read: true })
+      yield* outbox.settleFollowUp(none.id, "no-clip", { momentStatus: "failed", reason: "no clip 180 s after the click was accepted: is the camera recording?" }, { read: true })
+    }).pipe(Effect.provide(Outbox.layer({ stateDirectory: dir, followUps: { firstReadAfterMs: 10_000 } })), Effect.scoped))
+    const config = join(dir, "config.yaml")
+    writeFileSync(config, [
+      "service: { baseUrl: http://127.0.0.1:9, token: { env: SOME_TOKEN } }",
+      `stateDirectory: ${dir}`,
+      "places: [{ key: court-1, sport: basketball }, { key: court-2, sport: basketball }]"
+    ].join("\n"))
+    const result = spawnSync(cli, ["outbox", "--config", config], { encoding: "utf8" })
+    expect(result.stderr).toBe("")
+    const listed = result.stdout.slice(result.stdout.indexOf("recent clicks of court-1")).split("\n").filter((l) => l.startsWith("  #"))
+    expect(listed).toEqual([
+      "  #4 14:05:00Z press not sent yet",
+      "  #3 14:04:00Z press accepted → waiting for its clip",
+      `  #2 14:03:00Z auto  accepted → no clip (service says "failed"): no clip 180 s after the click was accepted: is the camera recording?`,
+      "  #1 14:02:00Z press accepted → clip ready in 9 s, 2 angles http://media.test/cl-1.mp4"
+    ])
+    expect(result.stdout).not.toContain("recent clicks of court-2")
+  })
+})
+
 describe("scorebridge check on a team overlay's template", () => {
   it("reads the local templateFile and names each broken template rule", () => {
     const dir = mkdtempSync(join(tmpdir(), "scorebridge-template-"))
