@@ -5,6 +5,7 @@ import { retentionLayer } from "../delivery/retention.ts"
 import { eventRefreshLayer } from "../events/event-refresh.ts"
 import { buttonsLayer } from "./buttons-layer.ts"
 import { deliveryLayer } from "./delivery-layer.ts"
+import { clipFeedbackLayer } from "../clip-follow-up/clip-feedback.ts"
 import { followUpSettings } from "../clip-follow-up/follow-up-settings.ts"
 import { mqttLayer } from "./mqtt-layer.ts"
 import { type ChunkSourceOverride, placesLayer } from "./places-layer.ts"
@@ -25,6 +26,7 @@ export const daemonLayer = (config: Config, token: Redacted.Redacted<string>, op
     buttonsLayer(config),
     eventRefreshLayer(placesWithButtons, options.eventRefreshMs),
     retentionLayer(config.retention.deliveredHours),
+    clipFeedbackLayer(config),
     clockSkewLayer()
   ).pipe(
     // Provided, not merged: the status model subscribes before any pipeline publishes, and says `offline` before MQTT closes.
