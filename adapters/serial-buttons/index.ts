@@ -50,7 +50,9 @@ export const serialButtons: ButtonSourceDefinition<SerialButtonsOptions> = {
         if (lastCounter.size >= maxButtons) lastCounter.clear()
         lastCounter.set(button, counter)
       }
-      return { source: options.source, button, gesture, pressedAt: receivedAt }
+      const press = { source: options.source, button, gesture, pressedAt: receivedAt }
+      // The counter outlives this process with the press's item: a line repeated after a restart is still a repeat.
+      return counter === undefined ? press : { ...press, identity: { slot: `${options.source} ${button}`, identity: counter } }
     }
 
     return {

@@ -33,6 +33,24 @@ describe("serial-buttons", () => {
     expect(d.stats.duplicates).toBe(1)
   })
 
+  it("gives a press with a counter the counter as identity, in a slot of the source and button; without one, none", () => {
+    const d = decoder()
+    expect(d.push(utf8("BTN 1 single 41\nBTN 2 hold 41\nBTN 1 double\n"), t0)).toEqual([
+      { source, button: "1", gesture: "single", pressedAt: t0, identity: { slot: `${source} 1`, identity: "41" } },
+      { source, button: "2", gesture: "hold", pressedAt: t0, identity: { slot: `${source} 2`, identity: "41" } },
+      { source, button: "1", gesture: "double", pressedAt: t0 }
+    ])
+    // A new decoder (a restarted bridge) lets a repeated line through: the outbox knows the counter.
+    expect(decoder().push(utf8("BTN 1 single 41\n"), t0 + 9).map((e) => e.identity)).toEqual([{ slot: `${source} 1`, identity: "41" }])
+  })
+
+  it("takes the counter group of a configured pattern as identity; button 1 when the pattern has none", () => {
+    const d = decoder({ pattern: "^#(?<counter>\\d+) (?<gesture>[a-z]+)$" })
+    expect(d.push(utf8("#7 single\n"), t0)).toEqual([
+      { source, button: "1", gesture: "single", pressedAt: t0, identity: { slot: `${source} 1`, identity: "7" } }
+    ])
+  })
+
   it("takes a configured pattern; `button` defaults to 1, `ms` is matched but unused", () => {
     const d = decoder({ pattern: "^P(?<ms>\\d+):(?<gesture>[a-z]+)$" })
     expect(d.push(utf8("P123456:long\n"), t0)).toEqual([{ source, button: "1", gesture: "hold", pressedAt: t0 }])

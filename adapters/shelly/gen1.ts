@@ -20,7 +20,9 @@ const maxTopics = 1024
 /**
  * Gen1 republishes `input_event` with the last event (on reconnect, retained,
  * and with status updates); only a changed `event_cnt` is a new press. The
- * Gen1 payload has no timestamp, so the press is stamped on receipt.
+ * Gen1 payload has no timestamp, so the press is stamped on receipt. The count
+ * seen last is kept here for this process; the press carries it as its identity
+ * (slot: source and topic) so that it outlives a restart with the press's item.
  */
 export const makeGen1Reader = (source: string, stats: ButtonDecoderStats) => {
   const lastCount = new Map<string, number>()
@@ -44,6 +46,6 @@ export const makeGen1Reader = (source: string, stats: ButtonDecoderStats) => {
       stats.duplicates++
       return []
     }
-    return [{ source, button: input, gesture, pressedAt: receivedAt }]
+    return [{ source, button: input, gesture, pressedAt: receivedAt, identity: { slot: `${source} ${topic}`, identity: String(event_cnt) } }]
   }
 }

@@ -44,7 +44,10 @@ const buttonOf = (component: string | undefined, id: number | undefined): string
 /**
  * Gen2+ `NotifyEvent`: finished gestures (`*_push`), or with `rawEdges` the
  * `btn_down`/`btn_up` edges through our own gesture detector — never both, or
- * each press would count twice. Stamped with the device's own clock.
+ * each press would count twice. Stamped with the device's own clock. A finished
+ * gesture with a device stamp carries `event@ts` as its identity (slot: source
+ * and button), kept with its item across restarts; a gesture our detector
+ * builds from edges has none (it is made of several messages, or of a timer).
  */
 export const makeGen2Reader = (source: string, stats: ButtonDecoderStats, detector: GestureDetector | undefined) => {
   // QoS 1 may deliver a message twice; the device's timestamp tells a copy from a new press.
@@ -69,8 +72,8 @@ export const makeGen2Reader = (source: string, stats: ButtonDecoderStats, detect
       const edge = detector !== undefined && Object.hasOwn(edges, item.event) ? edges[item.event] : undefined
       if (button === undefined || (gesture === undefined && edge === undefined)) continue
       const seconds = item.ts ?? params?.ts
-      if (seconds !== undefined) {
-        const key = `${item.event}@${seconds}`
+      const key = seconds === undefined ? undefined : `${item.event}@${seconds}`
+      if (key !== undefined) {
         if (lastSeen.get(button) === key) {
           duplicate = true
           continue
@@ -80,7 +83,10 @@ export const makeGen2Reader = (source: string, stats: ButtonDecoderStats, detect
       }
       used = true
       const at = edgeTime(seconds === undefined ? undefined : Math.round(seconds * 1000), receivedAt)
-      if (gesture !== undefined) out.push({ source, button, gesture, pressedAt: at })
+      if (gesture !== undefined) {
+        const identity = key === undefined ? {} : { identity: { slot: `${source} ${button}`, identity: key } }
+        out.push({ source, button, gesture, pressedAt: at, ...identity })
+      }
       if (edge !== undefined && detector !== undefined) out.push(...detector.edge(button, edge, at))
     }
     if (duplicate && !used) stats.duplicates++

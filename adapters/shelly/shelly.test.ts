@@ -8,10 +8,25 @@ const source = "court2-i4"
 describe("shelly Gen1: shellies/<id>/input_event/<n>", () => {
   const topic = "shellies/shellybutton1-E8DB84AA1B2C/input_event/0"
 
+  const slot = `${source} ${topic}`
+
   it.each([["S", "single"], ["SS", "double"], ["SSS", "triple"], ["L", "hold"]])("%s → %s, button from the topic", (event, gesture) => {
     const d = shelly.makeDecoder({ source })
     expect(d.push(utf8(`{"event":"${event}","event_cnt":12}`), t0, { topic }))
-      .toEqual([{ source, button: "0", gesture, pressedAt: t0 }])
+      .toEqual([{ source, button: "0", gesture, pressedAt: t0, identity: { slot, identity: "12" } }])
+  })
+
+  it("gives each press its event_cnt as identity, in a slot of the source and topic: a new decoder (a restarted bridge) lets the re-publish through for the outbox to recognise", () => {
+    const before = shelly.makeDecoder({ source })
+    const press = before.push(utf8(`{"event":"S","event_cnt":41}`), t0, { topic })
+    expect(press.map((p) => p.identity)).toEqual([{ slot, identity: "41" }])
+    const other = before.push(utf8(`{"event":"S","event_cnt":41}`), t0, { topic: "shellies/shellyix3-1/input_event/2" })
+    expect(other.map((p) => p.identity)).toEqual([{ slot: `${source} shellies/shellyix3-1/input_event/2`, identity: "41" }])
+    const after = shelly.makeDecoder({ source })
+    expect(after.push(utf8(`{"event":"S","event_cnt":41}`), t0 + 5_000, { topic }))
+      .toEqual([{ source, button: "0", gesture: "single", pressedAt: t0 + 5_000, identity: { slot, identity: "41" } }])
+    expect(shelly.makeDecoder({ source: "other-remote" }).push(utf8(`{"event":"S","event_cnt":41}`), t0, { topic })[0]?.identity?.slot)
+      .toBe(`other-remote ${topic}`)
   })
 
   it("drops a republished event by its event_cnt, per input", () => {
@@ -19,7 +34,7 @@ describe("shelly Gen1: shellies/<id>/input_event/<n>", () => {
     expect(d.push(utf8(`{"event":"S","event_cnt":3}`), t0, { topic })).toHaveLength(1)
     expect(d.push(utf8(`{"event":"S","event_cnt":3}`), t0 + 30_000, { topic })).toEqual([])
     expect(d.push(utf8(`{"event":"S","event_cnt":3}`), t0 + 30_001, { topic: "shellies/shellyix3-1/input_event/2" }))
-      .toEqual([{ source, button: "2", gesture: "single", pressedAt: t0 + 30_001 }])
+      .toMatchObject([{ source, button: "2", gesture: "single", pressedAt: t0 + 30_001 }])
     expect(d.push(utf8(`{"event":"S","event_cnt":4}`), t0 + 31_000, { topic })).toHaveLength(1)
     // A reboot restarts the count: a different count is a new press.
     expect(d.push(utf8(`{"event":"L","event_cnt":1}`), t0 + 32_000, { topic })).toHaveLength(1)
@@ -64,19 +79,36 @@ describe("shelly Gen2+: <device-id>/events/rpc", () => {
     "%s → %s, stamped with the device's ts",
     (event, gesture) => {
       const d = shelly.makeDecoder({ source })
-      expect(d.push(notify(event, deviceTs, 3), t0, { topic })).toEqual([{ source, button: "3", gesture, pressedAt: t0 - 250 }])
+      expect(d.push(notify(event, deviceTs, 3), t0, { topic }))
+        .toEqual([{ source, button: "3", gesture, pressedAt: t0 - 250, identity: { slot: `${source} 3`, identity: `${event}@${deviceTs}` } }])
     }
   )
 
   it("takes params.ts when the event has none", () => {
     const d = shelly.makeDecoder({ source })
     const payload = `{"method":"NotifyEvent","params":{"ts":${deviceTs},"events":[{"component":"input:0","id":0,"event":"single_push"}]}}`
-    expect(d.push(utf8(payload), t0, { topic })).toEqual([{ source, button: "0", gesture: "single", pressedAt: t0 - 250 }])
+    expect(d.push(utf8(payload), t0, { topic }))
+      .toEqual([{ source, button: "0", gesture: "single", pressedAt: t0 - 250, identity: { slot: `${source} 0`, identity: `single_push@${deviceTs}` } }])
   })
 
-  it("falls back to the receive time when the device clock is not set", () => {
+  it("falls back to the receive time when the device clock is not set; the stamp still names the press", () => {
     const d = shelly.makeDecoder({ source })
-    expect(d.push(notify("single_push", 12.5), t0, { topic })).toEqual([{ source, button: "0", gesture: "single", pressedAt: t0 }])
+    expect(d.push(notify("single_push", 12.5), t0, { topic }))
+      .toEqual([{ source, button: "0", gesture: "single", pressedAt: t0, identity: { slot: `${source} 0`, identity: "single_push@12.5" } }])
+  })
+
+  it("a gesture without any device stamp has no identity", () => {
+    const d = shelly.makeDecoder({ source })
+    const payload = `{"method":"NotifyEvent","params":{"events":[{"component":"input:1","id":1,"event":"double_push"}]}}`
+    expect(d.push(utf8(payload), t0, { topic })).toEqual([{ source, button: "1", gesture: "double", pressedAt: t0 }])
+    expect(d.push(utf8(payload), t0 + 5, { topic })).toHaveLength(1)
+  })
+
+  it("with rawEdges, gestures built by our detector have no identity", () => {
+    const d = shelly.makeDecoder({ source, rawEdges: true, gestures: { debounceMs: 40, holdMs: 800, multiPressMs: 0 } })
+    const down = t0 - 1000
+    d.push(notify("btn_down", down / 1000), t0, { topic })
+    expect(d.push(notify("btn_up", (down + 120) / 1000), t0 + 1, { topic }).map((p) => p.identity)).toEqual([undefined])
   })
 
   it("ignores btn_down/btn_up, other events and other methods by default", () => {

@@ -25,6 +25,12 @@ export const pressFeedback = (place: string, press: ButtonEvent, result: PressRe
       return { level: "warn" as const, text: `${place}: ${what} ignored — no event is running on this place, so there is nothing to clip`, status: "no-event" }
     case "NothingToUndo":
       return { level: "warn" as const, text: `${place}: ${what} → nothing to undo: ${result.reason}`, status: "nothing-to-undo" }
+    case "Repeat":
+      return {
+        level: "info" as const,
+        text: `${place}: ${what} is a repeat of a press already handled (device press ${result.identity}, re-published): nothing made again`,
+        status: "repeat"
+      }
     case "NotStored":
       return { level: "error" as const, text: `${place}: ${what} could NOT be stored: ${result.error}`, status: "not-stored" }
   }

@@ -1,7 +1,7 @@
 import { Clock, Effect, Option } from "effect"
 import type { ButtonEvent } from "../domain/button.ts"
 import type { ScoreEntry } from "../domain/score-entry.ts"
-import { Outbox } from "../delivery/outbox.ts"
+import { Outbox, type PressIdentity } from "../delivery/outbox.ts"
 import { ActiveEvents, knownNoEvent, type KnownEvent } from "../events/active-events.ts"
 import { autoMadeNothing, autosNear, mergeLookback } from "../highlights/press-merge.ts"
 import type { ClickBody, Overlay } from "../service/schemas.ts"
@@ -36,9 +36,21 @@ import type { PressResult } from "./press-result.ts"
 const noAutos = { unsent: [], sent: [] } as const
 
 /**
+ * A press's identity as the outbox keeps it: one slot per place, as a press mapped to two places
+ * makes an item at each. Neither place keys nor source names hold a space.
+ */
+const storedIdentity = (place: string, press: ButtonEvent): PressIdentity | undefined =>
+  press.identity === undefined ? undefined : { slot: `${place} ${press.identity.slot}`, identity: press.identity.identity }
+
+/**
  * Turns a press into an outbox item: a click (stamped with the live event when
  * known) or an undo of the place's last highlight. Clicks go ahead of every
  * score backlog: the rate budget grants them the next slot.
+ *
+ * A press whose source gives it an identity (see ButtonEvent.identity) is stored with its item in
+ * one commit; a press with the identity stored last for its slot is a repeat (a device
+ * re-publishing it after the bridge restarted) and makes nothing. A press that makes no item
+ * stores no identity.
  */
 export const handlePress = Effect.fnUntraced(function*(
   settings: PlaceClickSettings,
@@ -53,6 +65,16 @@ export const handlePress = Effect.fnUntraced(function*(
   const events = yield* ActiveEvents
   const now = yield* Clock.currentTimeMillis
   const place = settings.place
+  const identity = storedIdentity(place, press)
+
+  if (identity !== undefined) {
+    // Unreadable, the press is taken as new: a duplicate highlight is better than a lost one.
+    const last = yield* outbox.pressIdentity(identity.slot).pipe(
+      Effect.catch((e) => Effect.as(Effect.logWarning(`${place}: the last press identity of ${identity.slot} could not be read (${String(e)}); the press is taken as new`), undefined))
+    )
+    if (last === identity.identity) return { _tag: "Repeat", identity: identity.identity } satisfies PressResult
+  }
+  const withIdentity = identity === undefined ? {} : { pressIdentity: identity }
 
   if (action.do === "undo") {
     const last = yield* outbox.lastOf(place, "click")
@@ -75,7 +97,8 @@ export const handlePress = Effect.fnUntraced(function*(
       payload: { clickItemId: click.id },
       dedupeKey: `undo:${click.id}`,
       createdAt: press.pressedAt,
-      ...(receivedAs === undefined ? {} : { receivedAs })
+      ...(receivedAs === undefined ? {} : { receivedAs }),
+      ...withIdentity
     })
     return { _tag: "UndoQueued", itemId: undo.id, clickItemId: click.id } satisfies PressResult
   }
@@ -102,7 +125,8 @@ export const handlePress = Effect.fnUntraced(function*(
     eventKey: known?.eventKey ?? null,
     dedupeKey: `click:${clickId}`,
     createdAt: press.pressedAt,
-    ...(receivedAs === undefined ? {} : { receivedAs })
+    ...(receivedAs === undefined ? {} : { receivedAs }),
+    ...withIdentity
   }, autos.unsent.map((auto) => auto.id))
   // Sent before the press came (or while it was stored): its moment is taken back once it exists.
   const sent = [...autos.sent, ...autos.unsent.filter((auto) => !merged.includes(auto.id))]

@@ -13,3 +13,5 @@ export type PressResult =
   | { readonly _tag: "UndoQueued"; readonly itemId: number; readonly clickItemId: number }
   | { readonly _tag: "NothingToUndo"; readonly reason: string }
   | { readonly _tag: "NotStored"; readonly error: string }
+  /** The device re-published a press already handled (its identity is the last one stored): nothing made again. */
+  | { readonly _tag: "Repeat"; readonly identity: string }

@@ -1,3 +1,5 @@
+import type { PressIdentity } from "../delivery/outbox-item.ts"
+
 /** One courtside button gesture, whatever the source (MQTT, serial, input device, GPIO). */
 export type Gesture = "single" | "double" | "triple" | "hold" | "release"
 
@@ -9,4 +11,10 @@ export interface ButtonEvent {
   readonly gesture: Gesture
   /** Edge time in ms: the device's own timestamp where it has one, else the receive time. */
   readonly pressedAt: number
+  /**
+   * What the device says makes this press itself, where it says anything (a Shelly Gen1
+   * `event_cnt`, a Gen2 event and device stamp, a serial counter): kept with the press's item, so
+   * a re-publish of the press after a restart makes no second one (see handlePress).
+   */
+  readonly identity?: PressIdentity
 }

@@ -137,6 +137,8 @@ export class PlaceTracker {
       case "Settled":
         return this.applySettled(event.itemId, event.kind, event.outcome, at)
       case "Press": {
+        // A device re-publishing a press already handled is not a press: the last one stays shown.
+        if (event.result._tag === "Repeat") return
         const feedback = pressFeedback(this.key, event.press, event.result)
         const itemId = event.result._tag === "Queued" || event.result._tag === "UndoQueued" ? event.result.itemId : null
         this.lastPress = {

@@ -15,7 +15,7 @@ const entriesQueued = counter("scorebridge_entries_queued_total", "Score changes
 const settled = counter("scorebridge_items_settled_total", "Outbox items settled, by kind (score, click, undo) and outcome (delivered, warning, dead, missed)")
 const retries = counter("scorebridge_delivery_retries_total", "Attempts to be retried, by reason (transient, rate_limited = 429, unauthorized = 401)")
 const requests = counter("scorebridge_requests_total", "Delivery requests answered or failed (one per attempt)")
-const presses = counter("scorebridge_presses_total", "Button gestures mapped to a place, by result (queued, undo_queued, no_event, nothing_to_undo, not_stored)")
+const presses = counter("scorebridge_presses_total", "Button gestures mapped to a place, by result (queued, undo_queued, no_event, nothing_to_undo, not_stored, repeat: a device re-publishing a press already handled)")
 const linkConnects = counter("scorebridge_link_connects_total", "Times a link came up; more than one means reconnects")
 const linkDrops = counter("scorebridge_link_drops_total", "Times a link went down")
 const latency = Metric.histogram("scorebridge_delivery_latency_seconds", {
