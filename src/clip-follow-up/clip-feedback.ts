@@ -14,6 +14,7 @@ import { clipOutcomeText } from "./outcome-text.ts"
 export const clipFeedbackMessage = (settled: ClipSettled) => ({
   place: settled.place,
   clickItemId: settled.clickItemId,
+  momentKey: settled.momentKey,
   pressedAt: settled.pressedAt,
   status: settled.outcome,
   text: `${settled.place}: highlight #${settled.clickItemId} → ${clipOutcomeText({ ...settled, detail: settled.detail })}`,

@@ -22,7 +22,7 @@ describe("clip outcomes in words", () => {
       place: "court-1", clickItemId: 12, momentKey: "mo-3", outcome: "clip-ready", pressedAt, acceptedAt: pressedAt + 300,
       detail: { angles: 2, videoURL: "http://media/cl.mp4", thumbnailURL: "http://media/cl.jpg", readyAt: pressedAt + 9_000 }
     })).toEqual({
-      place: "court-1", clickItemId: 12, pressedAt, status: "clip-ready",
+      place: "court-1", clickItemId: 12, momentKey: "mo-3", pressedAt, status: "clip-ready",
       text: "court-1: highlight #12 → clip ready in 9 s, 2 angles",
       angles: 2, videoURL: "http://media/cl.mp4", thumbnailURL: "http://media/cl.jpg"
     })
