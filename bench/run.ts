@@ -53,6 +53,7 @@ const main = async () => {
   const host = describeHost()
   say(`scorebridge bench — ${host.nproc} CPUs (${host.cpu}), ${host.memoryGb} GB RAM (${host.freeGb} GB free), Node ${host.node}`)
   say(`load average at start: ${loadAverage()} (other work on this machine skews latency)`)
+  say(`clip follow-ups: ${process.env["SCOREBRIDGE_BENCH_FOLLOW_UPS"] === "off" ? "off (SCOREBRIDGE_BENCH_FOLLOW_UPS=off)" : "on"}`)
   if (slowDiskOnly) say("--slow-disk-only: no decoder, steady or saturated phase")
   const heading = headings(slowDiskOnly ? 3 : 6)
   const decoders = slowDiskOnly ? undefined : await decoderPhase(heading)

@@ -134,5 +134,8 @@ export const saturatedPhase = async (
   const slow = tail(clicks, saturated.requests, 1050, stalls)
   if (slow.length > 0) say(`  slowest saturated clicks over 1050 ms:\n${slow.join("\n")}`)
   say(`  drain: ${drain.requests} requests in ${drain.seconds.toFixed(1)} s = ${drain.perSecond.toFixed(3)}/s (allowed ${requestsPerSecond}/s)`)
+  // Clip follow-ups take only slots nobody else wants: while the backlog drains they should wait.
+  const momentReads = saturated.requests.filter((r) => r.method === "GET" && r.path.startsWith("/public/moments/")).length
+  say(`  moment reads (clip follow-ups) during the phase: ${momentReads}`)
   return { click, drain, drained: saturated.drained, backlog: saturated.backlog.length, rssPeakMb: daemon.rssMb().peak }
 }

@@ -93,6 +93,9 @@ export const startVenue = async (cleanup: Cleanup, dir: string, placeCount: numb
   return { places, control, mqtt, configPath, stateDirectory, configFor }
 }
 
+/** `SCOREBRIDGE_BENCH_FOLLOW_UPS=off npm run bench`: the same run with clip follow-ups off, to compare. */
+const followUps = process.env["SCOREBRIDGE_BENCH_FOLLOW_UPS"] !== "off"
+
 const configText = (c: {
   readonly baseUrl: string
   readonly mqttUrl: string
@@ -109,6 +112,8 @@ const configText = (c: {
     `stateDirectory: ${c.stateDirectory}`,
     `status: { listen: "127.0.0.1:${c.statusPort}" }`,
     "log: { level: info }",
+    // Clicks are followed until their clips exist unless the run compares without (docs/performance.md).
+    ...(followUps ? [] : ["clips: { followUp: false }"]),
     "mqtt:",
     `  url: ${c.mqttUrl}`,
     `  clientId: scorebridge-bench-daemon-${process.pid}`,
