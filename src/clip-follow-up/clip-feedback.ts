@@ -23,23 +23,36 @@ export const clipFeedbackMessage = (settled: ClipSettled) => ({
   ...(settled.detail.thumbnailURL === undefined ? {} : { thumbnailURL: settled.detail.thumbnailURL })
 })
 
-/** Publishes clip outcomes on the feedback topics of the places that have one. */
+type ClickSettings = NonNullable<Config["places"][number]["clicks"]>
+
+/** What a place publishes when a clip outcome is known: the feedback message, the device's signal. */
+export const clipMessages = (clicks: ClickSettings | undefined, settled: ClipSettled): Array<{ readonly topic: string; readonly payload: string }> => {
+  const signal = clicks?.clipSignal
+  const devicePayload = signal === undefined ? undefined
+    : settled.outcome === "clip-ready" ? signal.clipReady
+    : settled.outcome === "no-clip" ? signal.noClip
+    : undefined
+  return [
+    ...(clicks?.feedbackTopic === undefined ? [] : [{ topic: clicks.feedbackTopic, payload: JSON.stringify(clipFeedbackMessage(settled)) }]),
+    ...(signal === undefined || devicePayload === undefined ? [] : [{ topic: signal.topic, payload: JSON.stringify(devicePayload) }])
+  ]
+}
+
+/** Publishes clip outcomes on the feedback topics and device signals of the places that have them. */
 export const clipFeedbackLayer = (config: Config) => {
-  const topics = new Map(config.places.flatMap((p) => p.clicks?.feedbackTopic === undefined ? [] : [[p.key, p.clicks.feedbackTopic] as const]))
-  if (topics.size === 0) return Layer.empty
+  const settings = new Map(config.places.flatMap((p) =>
+    p.clicks?.feedbackTopic === undefined && p.clicks?.clipSignal === undefined ? [] : [[p.key, p.clicks] as const]
+  ))
+  if (settings.size === 0) return Layer.empty
   return Layer.effectDiscard(Effect.gen(function*() {
     const mqtt = yield* MqttConnection
     const events = yield* (yield* BridgeEvents).subscribe
     yield* Effect.forkScoped(events.pipe(
-      Stream.runForEach((event) => {
-        if (event._tag !== "ClipSettled") return Effect.void
-        const topic = topics.get(event.place)
-        if (topic === undefined) return Effect.void
-        // A courtesy, as the press messages: never let a broker outage hold anything up.
-        return Effect.forkDetach(
-          mqtt.publish(topic, JSON.stringify(clipFeedbackMessage(event)), { qos: 0 }).pipe(Effect.timeout("2 seconds"), Effect.ignore)
-        )
-      })
+      Stream.runForEach((event) =>
+        event._tag !== "ClipSettled" ? Effect.void : Effect.forEach(clipMessages(settings.get(event.place), event), ({ topic, payload }) =>
+          // A courtesy, as the press messages: never let a broker outage hold anything up.
+          Effect.forkDetach(mqtt.publish(topic, payload, { qos: 0 }).pipe(Effect.timeout("2 seconds"), Effect.ignore)), { discard: true })
+      )
     ))
   }))
 }

@@ -13,7 +13,7 @@ interface ButtonFields {
   readonly places: ReadonlyArray<{
     readonly scoreboard?: { readonly serial?: { readonly path: string } }
     readonly actions?: ReadonlyArray<Press>
-    readonly clicks?: { readonly feedbackTopic?: string }
+    readonly clicks?: { readonly feedbackTopic?: string; readonly clipSignal?: unknown }
   }>
 }
 
@@ -43,6 +43,9 @@ const brokerNeeded = (config: ButtonFields): Array<Issue> =>
     ),
     ...config.places.flatMap((place, index) =>
       place.clicks?.feedbackTopic === undefined ? [] : [{ path: ["places", index, "clicks", "feedbackTopic"], issue: `publishes on MQTT, but ${noBroker}` }]
+    ),
+    ...config.places.flatMap((place, index) =>
+      place.clicks?.clipSignal === undefined ? [] : [{ path: ["places", index, "clicks", "clipSignal"], issue: `publishes on MQTT, but ${noBroker}` }]
     )
   ]
 

@@ -40,6 +40,18 @@ const Undo = Schema.Struct({
 export const Action = Schema.Union([Highlight, Undo]).annotate({ description: "A gesture of a button source and what it does here." })
 export type Action = typeof Action.Type
 
+const plainTopic = Schema.String.check(Schema.isPattern(/^[^#+\u0000]+$/u, {
+  message: "must be a plain topic name: MQTT cannot publish to a wildcard (+, #)"
+}))
+const SignalPayload = Schema.Record(Schema.String, Schema.Unknown)
+
+/** A device told of each clip outcome in its own words: e.g. a zigbee2mqtt lamp's `{ effect: blink }`. */
+const ClipSignal = Schema.Struct({
+  topic: plainTopic.annotate({ description: "MQTT topic of the device, e.g. zigbee2mqtt/court-1-lamp/set (needs the top-level mqtt block)." }),
+  clipReady: Schema.optionalKey(SignalPayload.annotate({ description: "JSON published on the topic when a click's clip is ready, e.g. { effect: blink }." })),
+  noClip: Schema.optionalKey(SignalPayload.annotate({ description: "JSON published on the topic when a click made no clip by the deadline, e.g. { effect: breathe }." }))
+}).annotate({ description: "Publishes a device's own payload on each clip outcome, so a lamp by the court can blink when the clip is ready." })
+
 export const ClickSettings = Schema.Struct({
   beforeSeconds: Schema.optionalKey(WindowSeconds("Seconds of footage before the press (0–60). With afterSeconds; neither = the sport's default window.")),
   afterSeconds: Schema.optionalKey(WindowSeconds("Seconds of footage after the press (0–60). With beforeSeconds.")),
@@ -55,7 +67,8 @@ export const ClickSettings = Schema.Struct({
   }).pipe(Schema.withDecodingDefaultKey(Effect.succeed(5))),
   feedbackTopic: Schema.optionalKey(Schema.String.check(Schema.isPattern(/^[^#+\u0000]+$/u, {
     message: "must be a plain topic name: MQTT cannot publish to a wildcard (+, #)"
-  })).annotate({ description: "MQTT topic for operator feedback on each press (needs the top-level mqtt block)." }))
+  })).annotate({ description: "MQTT topic for operator feedback on each press and each clip outcome (needs the top-level mqtt block)." })),
+  clipSignal: Schema.optionalKey(ClipSignal)
 }).annotate({ description: "How this place's highlights are made." }).check(bothOrNeither("the sport's default window"))
 export type ClickSettings = typeof ClickSettings.Type
 

@@ -22,6 +22,7 @@ const place = "court-1"
 const remoteTopic = "zigbee2mqtt/clips-remote"
 const scoreTopic = "clips/court-1/score"
 const feedbackTopic = "scorebridge/court-1/feedback"
+const lampTopic = "zigbee2mqtt/court-1-lamp/set"
 
 interface Feedback {
   readonly status: string
@@ -40,6 +41,7 @@ describe("clip outcomes of a match whose camera is off for a while", () => {
   let publisher: MqttClient
   let statusUrl: string
   const feedback: Array<Feedback> = []
+  const lamp: Array<string> = []
 
   beforeAll(async () => {
     const dir = mkdtempSync(join(tmpdir(), "scorebridge-clips-e2e-"))
@@ -56,9 +58,10 @@ describe("clip outcomes of a match whose camera is off for a while", () => {
     releases.push(() => broker.stop())
     publisher = await connectAsync(broker.url, { clientId: `clips-e2e-peer-${process.pid}`, clean: true })
     releases.push(() => publisher.endAsync(true))
-    await publisher.subscribeAsync(feedbackTopic, { qos: 0 })
+    await publisher.subscribeAsync([feedbackTopic, lampTopic], { qos: 0 })
     publisher.on("message", (topic, payload) => {
       if (topic === feedbackTopic) feedback.push(JSON.parse(payload.toString("utf8")) as Feedback)
+      if (topic === lampTopic) lamp.push(payload.toString("utf8"))
     })
     const stateDirectory = join(dir, "state")
     mkdirSync(stateDirectory)
@@ -80,7 +83,7 @@ describe("clip outcomes of a match whose camera is off for a while", () => {
           mqtt: { topics: [scoreTopic] },
           options: { framing: "message", fields: { home: "score.home", away: "score.away", period: "quarter" } }
         },
-        clicks: { feedbackTopic },
+        clicks: { feedbackTopic, clipSignal: { topic: lampTopic, clipReady: { effect: "blink" }, noClip: { effect: "breathe" } } },
         actions: [{ source: "remote", gesture: "single", do: "highlight", team: "home" }]
       }]
     }))
@@ -154,12 +157,13 @@ describe("clip outcomes of a match whose camera is off for a while", () => {
         expect(told[0]).toMatchObject({ status: "clip-ready", angles: 2, videoURL: moment.videoClips[0]!.videoURL })
       }
     }
-    // The score entries went as before: every state the board showed, once.
-    // (To the place while fresh; one that waited across the restart goes to its event.)
-    const posted = [
-      ...await control.requests({ method: "POST", pathPrefix: `/public/places/${place}/score`, status: 200 }),
-      ...await control.requests({ method: "POST", pathPrefix: `/public/events/${eventKey}/score`, status: 200 })
-    ].map((r) => r.body as { left: number; right: number })
-    expect(posted.map((b) => `${b.left}-${b.right}`).sort()).toEqual(["0-0", "2-0", "5-0", "6-0", "7-0", "9-2"])
+    // The lamp by the court blinked for each clip, breathed for each press without one.
+    await eventually("the lamp's six signals", async () => (lamp.length >= 6 ? true : undefined), { timeoutMs: 5_000, intervalMs: 50 })
+    expect(lamp.filter((p) => p === `{"effect":"blink"}`)).toHaveLength(3)
+    expect(lamp.filter((p) => p === `{"effect":"breathe"}`)).toHaveLength(3)
+    // The score entries went as before: every state the board showed is in the event's score
+    // stream (an entry in doubt at the kill is found there, when a click carried it, and not resent).
+    const states = new Set((await event()).scoreStream.map((s) => `${String(s["left"])}-${String(s["right"])}`))
+    expect([...states].sort()).toEqual(["0-0", "2-0", "5-0", "6-0", "7-0", "9-2"])
   }, 120_000)
 })

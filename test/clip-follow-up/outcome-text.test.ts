@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { clipFeedbackMessage } from "../../src/clip-follow-up/clip-feedback.ts"
+import { clipFeedbackMessage, clipMessages } from "../../src/clip-follow-up/clip-feedback.ts"
 import { clipOutcomeText } from "../../src/clip-follow-up/outcome-text.ts"
 
 const pressedAt = 1_700_000_000_000
@@ -30,5 +30,28 @@ describe("clip outcomes in words", () => {
       place: "court-1", clickItemId: 13, momentKey: "mo-4", outcome: "no-clip", pressedAt, acceptedAt: pressedAt,
       detail: { reason: "no clip 180 s after the click was accepted: is the camera recording?" }
     })).toMatchObject({ status: "no-clip", text: "court-1: highlight #13 → no clip: no clip 180 s after the click was accepted: is the camera recording?" })
+  })
+})
+
+describe("what a place publishes on a clip outcome", () => {
+  const settled = (outcome: "clip-ready" | "no-clip" | "deleted") => ({
+    place: "court-1", clickItemId: 1, momentKey: "mo-1", outcome, pressedAt, acceptedAt: pressedAt, detail: {}
+  })
+  const clicks = {
+    undoWithinSeconds: 120, mergeSeconds: 5,
+    feedbackTopic: "scorebridge/court-1/feedback",
+    clipSignal: { topic: "zigbee2mqtt/court-1-lamp/set", clipReady: { effect: "blink" }, noClip: { effect: "breathe" } }
+  }
+
+  it("the feedback message and the device's own payload for its outcome", () => {
+    expect(clipMessages(clicks, settled("clip-ready")).map((m) => [m.topic, JSON.parse(m.payload).effect ?? JSON.parse(m.payload).status]))
+      .toEqual([["scorebridge/court-1/feedback", "clip-ready"], ["zigbee2mqtt/court-1-lamp/set", "blink"]])
+    expect(clipMessages(clicks, settled("no-clip")).map((m) => m.payload).at(-1)).toBe(`{"effect":"breathe"}`)
+  })
+
+  it("no signal for an outcome the device has no payload for; nothing without settings", () => {
+    expect(clipMessages(clicks, settled("deleted")).map((m) => m.topic)).toEqual(["scorebridge/court-1/feedback"])
+    expect(clipMessages({ undoWithinSeconds: 120, mergeSeconds: 5 }, settled("clip-ready"))).toEqual([])
+    expect(clipMessages(undefined, settled("clip-ready"))).toEqual([])
   })
 })
