@@ -85,6 +85,13 @@ export const followUpOnSettle = (sql: OutboxStatements, firstReadAfterMs: number
   }
 }
 
+/** A place's settled follow-ups: how many, and when the last one settled (ms). */
+export interface SettledFollowUps {
+  readonly place: string
+  readonly count: number
+  readonly lastSettledAt: number | null
+}
+
 /** The outbox's follow-up queries and writes (one commit each, like the items'). */
 export const makeFollowUps = (sql: OutboxStatements, file: string, { write }: Commits) => {
   const read = <A>(run: () => A) =>
@@ -101,6 +108,14 @@ export const makeFollowUps = (sql: OutboxStatements, file: string, { write }: Co
     followUpOf: (clickId: number) => read(() => decoded(sql.followUpOf.iterate({ clickId }), 1)[0]),
     /** Newest click first. */
     followUpsOf: (place: string, limit: number) => read(() => decoded(sql.followUpsOfPlace.iterate({ place }), limit)),
+    /** Per place with any: the timeline's tag moves when one settles (see timeline-version.ts). */
+    settledFollowUps: read(() =>
+      sql.followUpsSettled.all().map((row): SettledFollowUps => ({
+        place: String(row["place"]),
+        count: Number(row["count"]),
+        lastSettledAt: typeof row["last"] === "number" ? row["last"] : null
+      }))
+    ),
     /** A read that settled nothing: when to read next, and why it failed if it did. */
     followUpRead: Effect.fn("Outbox.followUpRead")((clickId: number, nextReadAt: number, lastError?: string) =>
       write(() => {

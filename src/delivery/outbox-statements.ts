@@ -97,6 +97,9 @@ export const outboxStatements = (db: DatabaseSync) => ({
   followUpOf: db.prepare("SELECT * FROM follow_ups WHERE click_id = $clickId"),
   followUpsOfPlace: db.prepare("SELECT * FROM follow_ups WHERE place = $place ORDER BY click_id DESC"),
   followUpsOpen: db.prepare("SELECT COUNT(*) AS count FROM follow_ups WHERE outcome IS NULL"),
+  followUpsSettled: db.prepare(
+    "SELECT place, COUNT(*) AS count, MAX(settled_at) AS last FROM follow_ups WHERE outcome IS NOT NULL GROUP BY place"
+  ),
   // Kept as long as their clicks: pruned with the delivered items they follow.
   followUpPrune: db.prepare(
     "DELETE FROM follow_ups WHERE outcome IS NOT NULL AND click_id NOT IN (SELECT id FROM items)"

@@ -5,7 +5,7 @@ import { acquireOutboxDisk } from "./outbox-disk.ts"
 import { describeFailure, OutboxOpenError, type OutboxReadError, type OutboxWriteError } from "./outbox-errors.ts"
 import type { AppendInput, LaneCount, OutboxItem, WriteOptions } from "./outbox-item.ts"
 import type { ClipDetail, ClipOutcome, FollowUp } from "./follow-up.ts"
-import { makeFollowUps } from "./outbox-follow-ups.ts"
+import { makeFollowUps, type SettledFollowUps } from "./outbox-follow-ups.ts"
 import { makeReads } from "./outbox-reads.ts"
 import { outboxStatements } from "./outbox-statements.ts"
 import { makeWrites } from "./outbox-writes.ts"
@@ -13,6 +13,7 @@ import { makeWrites } from "./outbox-writes.ts"
 export { OutboxOpenError, OutboxReadError, OutboxWriteError } from "./outbox-errors.ts"
 export type { ItemKind, ItemState } from "./item-kinds.ts"
 export type { AppendInput, LaneCount, OutboxItem, PressIdentity, WriteOptions } from "./outbox-item.ts"
+export type { SettledFollowUps } from "./outbox-follow-ups.ts"
 
 /**
  * Durable outbox: an input is acknowledged only once `append` has returned, and by then the item
@@ -99,6 +100,8 @@ export class Outbox extends Context.Service<Outbox, {
   followUpOf(clickId: number): Effect.Effect<FollowUp | undefined, OutboxReadError>
   /** Newest click first. */
   followUpsOf(place: string, limit: number): Effect.Effect<ReadonlyArray<FollowUp>, OutboxReadError>
+  /** How many follow-ups of each place have settled, and when the last did. */
+  readonly settledFollowUps: Effect.Effect<ReadonlyArray<SettledFollowUps>, OutboxReadError>
   /** A read that settled nothing: when to read next, and why the read failed if it did. */
   followUpRead(clickId: number, nextReadAt: number, lastError?: string): Effect.Effect<void, OutboxWriteError>
   /** Settles an open follow-up; false when it was settled already. `read`: the outcome came from a read (counted). */

@@ -195,6 +195,7 @@ const make = Effect.fnUntraced(function*(options: StatusOptions) {
     }
     const counts = yield* outbox.counts.pipe(Effect.catch(unreadable))
     const heads = yield* outbox.heads.pipe(Effect.catch(unreadable))
+    const settled = yield* outbox.settledFollowUps.pipe(Effect.catch(unreadable))
     const budgetNow = yield* budget.snapshot
     const known = yield* events.all
     const clock = yield* client.lastServerDate
@@ -227,7 +228,10 @@ const make = Effect.fnUntraced(function*(options: StatusOptions) {
         onSome: (c) => c.serverDate + 500 - (c.localDate - c.latencyMs / 2)
       }),
       thresholds,
-      timelines: Object.fromEntries(options.places.map((p) => [p.key, timelineVersion(counts.filter((c) => c.place === p.key), known.get(p.key))]))
+      timelines: Object.fromEntries(options.places.map((p) => [
+        p.key,
+        timelineVersion(counts.filter((c) => c.place === p.key), known.get(p.key), settled.find((s) => s.place === p.key))
+      ]))
     } satisfies StatusSnapshot
   })
 
@@ -238,12 +242,15 @@ const make = Effect.fnUntraced(function*(options: StatusOptions) {
     const place = options.places.find((p) => p.key === placeKey)
     if (place === undefined) return yield* new UnknownPlace({ place: placeKey, known: options.places.map((p) => p.key) })
     const recent = yield* outbox.recent(place.key, timelineItems)
+    // At most one per click, so as many as the items cover every click among them.
+    const followUps = yield* outbox.followUpsOf(place.key, timelineItems)
     const known = (yield* events.all).get(place.key)
     return buildTimeline({
       place: { key: place.key, name: place.name ?? null },
       sport: place.sport ?? null,
       event: known === undefined ? null : { key: known.eventKey, homeTeam: known.homeTeam ?? null, awayTeam: known.awayTeam ?? null },
-      recent
+      recent,
+      followUps
     })
   })
 

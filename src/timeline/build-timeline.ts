@@ -1,3 +1,4 @@
+import type { FollowUp } from "../delivery/follow-up.ts"
 import type { OutboxItem } from "../delivery/outbox.ts"
 import { currentEvent } from "./current-event.ts"
 import { highlightMarks } from "./highlight-marks.ts"
@@ -12,6 +13,8 @@ export interface TimelineInput {
   readonly event: { readonly key: string | null; readonly homeTeam: string | null; readonly awayTeam: string | null } | null
   /** The place's recent outbox items, in any order (`Outbox.recent` gives them newest first). */
   readonly recent: ReadonlyArray<OutboxItem>
+  /** The place's follow-ups (`Outbox.followUpsOf`): what became of the clips of its accepted clicks. */
+  readonly followUps: ReadonlyArray<FollowUp>
 }
 
 // A match that has just started would otherwise stretch its first seconds across the width.
@@ -23,7 +26,7 @@ export const buildTimeline = (input: TimelineInput): Timeline => {
   const scores = items.filter((item) => item.kind === "score")
   const shape = scoreShape(input.sport, scores)
   const series = scoreSeries(shape, input.sport, scores)
-  const highlights = highlightMarks(items.filter((item) => item.kind === "click"), input.recent.filter((item) => item.kind === "undo"))
+  const highlights = highlightMarks(items.filter((item) => item.kind === "click"), input.recent.filter((item) => item.kind === "undo"), input.followUps)
   const times = [...series.segments.flatMap((s) => s.points.map((p) => p.at)), ...highlights.map((h) => h.at)]
   const first = times.length === 0 ? 0 : Math.min(...times)
   const last = times.length === 0 ? 0 : Math.max(...times)

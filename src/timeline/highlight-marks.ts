@@ -1,9 +1,11 @@
 import { Option } from "effect"
+import { clipOutcomeText } from "../clip-follow-up/outcome-text.ts"
+import type { FollowUp } from "../delivery/follow-up.ts"
 import type { OutboxItem } from "../delivery/outbox.ts"
 import { isAutoClick } from "../highlights/auto-click.ts"
 import type { ClickBody } from "../service/schemas.ts"
 import { asClickPayload, asClickResult, undoneClickId } from "./outbox-payloads.ts"
-import type { HighlightMark, HighlightState, Team } from "./timeline-model.ts"
+import type { ClipMark, HighlightMark, HighlightState, Team } from "./timeline-model.ts"
 
 const madeMoment = (result: unknown) => typeof result === "object" && result !== null && "momentKey" in result
 
@@ -28,13 +30,50 @@ const highlightState = (click: OutboxItem, undo: OutboxItem | undefined): Highli
   }
 }
 
+/**
+ * A made highlight's clip, once its follow-up settled: ready, none, or the moment deleted at the
+ * service. Still followed, or `unchecked`, it stays "delivered" (its detail says which).
+ */
+const withClip = (state: HighlightState, followUp: FollowUp | undefined): HighlightState => {
+  if (state !== "delivered") return state
+  switch (followUp?.outcome) {
+    case "clip-ready":
+      return "clip-ready"
+    case "no-clip":
+      return "no-clip"
+    case "deleted":
+      return "undone"
+    default:
+      return state
+  }
+}
+
+const clipMark = (followUp: FollowUp): ClipMark => ({
+  outcome: followUp.outcome,
+  text: clipOutcomeText(followUp),
+  videoURL: followUp.detail?.videoURL ?? null,
+  thumbnailURL: followUp.detail?.thumbnailURL ?? null,
+  angles: followUp.detail?.angles ?? null
+})
+
+/** Why a mark is as it is, beyond its state's word. */
+const detailOf = (state: HighlightState, click: OutboxItem, followUp: FollowUp | undefined, clip: ClipMark | null, undone: boolean): string | null => {
+  if (state === "no-clip") return followUp?.detail?.reason ?? clip?.text ?? null
+  // Deleted at the service, or followed until the bridge gave up: the follow-up says so.
+  if (state === "undone") return undone ? null : clip?.text ?? null
+  if (clip?.outcome === "unchecked") return clip.text
+  return (state === "delivered" || state === "clip-ready") && click.state === "delivered" ? null : click.lastError
+}
+
 const teamOf = (value: unknown): Team => (value === "home" || value === "away" ? value : "none")
 
-/** Every click of the event as a mark: press or auto, its team and rules, and what became of it. */
+/** Every click of the event as a mark: press or auto, its team and rules, what became of it and of its clip. */
 export const highlightMarks = (
   clicks: ReadonlyArray<OutboxItem>,
-  undos: ReadonlyArray<OutboxItem>
+  undos: ReadonlyArray<OutboxItem>,
+  followUps: ReadonlyArray<FollowUp>
 ): Array<HighlightMark> => {
+  const followUpOf = new Map(followUps.map((f) => [f.clickId, f]))
   const undoOf = new Map<number, OutboxItem>()
   for (const undo of undos) {
     const clickId = undoneClickId(undo.payload)
@@ -50,7 +89,10 @@ export const highlightMarks = (
       const auto = isAutoClick(body as ClickBody)
       const rules = auto && Array.isArray(metadata.rules) ? metadata.rules.filter((r): r is string => typeof r === "string") : []
       const undo = undoOf.get(click.id)
-      const state = highlightState(click, undo)
+      const followUp = followUpOf.get(click.id)
+      const byUndo = highlightState(click, undo)
+      const state = withClip(byUndo, followUp)
+      const clip = followUp === undefined ? null : clipMark(followUp)
       return {
         itemId: click.id,
         at: body.timeStamp,
@@ -59,9 +101,10 @@ export const highlightMarks = (
         rule: auto && typeof metadata.rule === "string" ? metadata.rule : null,
         rules,
         state,
-        undo: state === "undone" ? undo!.state : null,
+        undo: byUndo === "undone" ? undo!.state : null,
         mergedInto: state === "merged" ? asClickResult(click.result).mergedInto ?? null : null,
-        detail: state === "undone" || state === "delivered" && click.state === "delivered" ? null : click.lastError
+        detail: detailOf(state, click, followUp, clip, byUndo === "undone"),
+        clip
       }
     }))
   )

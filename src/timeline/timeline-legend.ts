@@ -15,12 +15,13 @@ interface LegendItem {
 
 const scaleWords = { tennis: "games in each set", volleyball: "points in each set", generic: "points" } as const
 
-// States always explained, so the legend reads the same before anything went wrong.
+// States always explained, so the legend reads the same before anything went wrong or any clip
+// came: sent, and accepted by the service. The others (a ready clip too) appear with their first mark.
 const alwaysShown: ReadonlyArray<HighlightState> = ["delivered", "in-flight"]
 
 /**
  * What each shape and colour means, for what the picture shows: both highlight kinds, the
- * states present (delivered and in flight always), the tie-break hatch, the delivery strip.
+ * states present (accepted and in flight always), the tie-break hatch, the delivery strip.
  */
 export const legendSvg = (tl: Timeline, width: number, pad: number, top: number): { readonly svg: string; readonly height: number } => {
   const states = (Object.keys(highlightStyle) as Array<HighlightState>)
@@ -33,7 +34,14 @@ export const legendSvg = (tl: Timeline, width: number, pad: number, top: number)
       key: state,
       label: highlightStyle[state].label,
       swatch: (x, y) =>
-        tag("circle", { cx: x, cy: y, r: 5.5, fill: highlightStyle[state].fill, stroke: highlightStyle[state].stroke === "#ffffff" ? "none" : highlightStyle[state].stroke }) +
+        tag("circle", {
+          cx: x,
+          cy: y,
+          r: 5.5,
+          fill: highlightStyle[state].fill,
+          stroke: highlightStyle[state].stroke === "#ffffff" ? "none" : highlightStyle[state].stroke,
+          "stroke-width": highlightStyle[state].ring
+        }) +
         (state === "undone" ? tag("line", { x1: x - 4, y1: y + 4, x2: x + 4, y2: y - 4, stroke: "#1e293b", "stroke-width": 1.6 }) : "")
     })),
     ...(tl.tieBreaks.length === 0 ? [] : [{

@@ -1,3 +1,4 @@
+import type { ClipOutcome } from "../delivery/follow-up.ts"
 import type { ItemState } from "../delivery/outbox.ts"
 import type { SportKind } from "../scoring/sport-kind.ts"
 
@@ -56,10 +57,16 @@ export interface TieBreakSpan {
   readonly points: string
 }
 
-/** What happened to a highlight, most telling first (see `highlightState`). */
+/**
+ * What happened to a highlight, most telling first (see `highlightState`). A click the service
+ * accepted is "delivered" until its follow-up finds a clip ("clip-ready") or gives up on one
+ * ("no-clip"); a moment deleted at the service is "undone" like one taken back by an undo.
+ */
 export type HighlightState =
   | "in-flight"
   | "delivered"
+  | "clip-ready"
+  | "no-clip"
   | "undone"
   | "missed"
   | "skipped"
@@ -81,8 +88,22 @@ export interface HighlightMark {
   readonly undo: ScoreState | null
   /** Merged: the press item that replaced it. */
   readonly mergedInto: number | null
-  /** Why it was missed, skipped, not made or failed; retry error while in flight. */
+  /** Why it was missed, skipped, not made, failed or has no clip; retry error while in flight. */
   readonly detail: string | null
+  /** What its follow-up knows of its clip; null when the click is not followed. */
+  readonly clip: ClipMark | null
+}
+
+/** A followed click's clip as the timeline shows it. */
+export interface ClipMark {
+  /** Null while the clip is still awaited. */
+  readonly outcome: ClipOutcome | null
+  /** The outcome in words (`clipOutcomeText`), as the status card and the CLI say it. */
+  readonly text: string
+  /** As the service gave them: the SVG links only http(s) URLs. */
+  readonly videoURL: string | null
+  readonly thumbnailURL: string | null
+  readonly angles: number | null
 }
 
 /** The event's score entries by delivery state. */

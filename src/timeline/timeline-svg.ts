@@ -1,9 +1,9 @@
 import { clockLabel, scoreTicks, timeTicks } from "./time-ticks.ts"
-import type { HighlightMark, ScoreBacklog, ScorePoint, Timeline } from "./timeline-model.ts"
-import { highlightStyle, scoreStateStyle, teamColour, tieBreakColour } from "./timeline-palette.ts"
+import type { ScoreBacklog, ScorePoint, Timeline } from "./timeline-model.ts"
+import { scoreStateStyle, teamColour, tieBreakColour } from "./timeline-palette.ts"
 import { escapeXml, fitText, tag, textWidth } from "./svg-text.ts"
 import { legendSvg } from "./timeline-legend.ts"
-import { markShape } from "./mark-shape.ts"
+import { markSvg } from "./mark-svg.ts"
 
 export interface SvgOptions {
   /** Layout width in CSS pixels: text stays at its size, the time axis stretches. */
@@ -39,7 +39,6 @@ const stripHeight = 56
 // A merged auto-highlight is drawn small beside its row, on the side away from the other team's:
 // the press that replaced it, seconds later, would otherwise cover it.
 const mergedOffset = { home: -11, none: -11, away: 11 } as const
-const mergedScale = 0.55
 const rugHeight = 8
 
 const text = (x: number, y: number, size: number, content: string, more: Readonly<Record<string, string | number | undefined>> = {}) =>
@@ -189,42 +188,14 @@ const deliveryRug = (tl: Timeline, f: Frame): string => {
     ).join("")
 }
 
-const markTitle = (tl: Timeline, h: HighlightMark, timeZone: string | undefined) =>
-  [
-    h.kind === "auto" ? `auto: ${[h.rule, ...h.rules.filter((r) => r !== h.rule)].filter((r) => r !== null).join(", ")}` : "press",
-    h.team === "none" ? "no team" : tl.teams[h.team],
-    clockLabel(h.at, true, timeZone),
-    highlightStyle[h.state].label + (h.undo !== null && h.undo !== "delivered" ? ` (undo ${h.undo})` : ""),
-    ...(h.mergedInto === null ? [] : [`into #${h.mergedInto}`]),
-    ...(h.detail === null ? [] : [h.detail])
-  ].join(" · ")
-
 const highlightMarks = (tl: Timeline, f: Frame, timeZone: string | undefined): string => {
   const rows = (["home", "away"] as const).map((team) =>
     tag("rect", { x: pad + 6, y: f.stripTop + rowOf[team] - 4, width: 8, height: 8, rx: 2, fill: teamColour[team], "data-row": team })
   ).join("")
   const strip = tag("rect", { x: f.left, y: f.stripTop, width: f.right - f.left, height: stripHeight, fill: "#ffffff", "fill-opacity": 0.55 })
-  const marks = tl.highlights.map((h) => {
-    const style = highlightStyle[h.state]
-    const merged = h.state === "merged"
-    const cx = f.x(h.at)
-    const cy = f.stripTop + rowOf[h.team] + (merged ? mergedOffset[h.team] : 0)
-    const guide = tag("line", { x1: cx, x2: cx, y1: cy + (merged ? 4 : 7), y2: f.plotBottom, stroke: style.fill === "#e2e8f0" ? "#94a3b8" : style.fill, "stroke-opacity": 0.45, "stroke-dasharray": "2 3" })
-    const strike = h.state === "undone" ? tag("line", { x1: cx - 5, y1: cy + 5, x2: cx + 5, y2: cy - 5, stroke: "#1e293b", "stroke-width": 1.8 }) : ""
-    return tag("g", {
-      "data-mark": "",
-      "data-kind": h.kind,
-      "data-rule": h.rule ?? undefined,
-      "data-rules": h.rules.length > 0 ? h.rules.join(" ") : undefined,
-      "data-state": h.state,
-      "data-team": h.team,
-      "data-at": h.at,
-      "data-item": h.itemId,
-      "data-undo": h.undo ?? undefined,
-      "data-merged-into": h.mergedInto ?? undefined,
-      "data-x": cx
-    }, tag("title", {}, escapeXml(markTitle(tl, h, timeZone))) + guide + markShape(h.kind, cx, cy, style.fill, style.stroke, merged ? mergedScale : 1) + strike)
-  }).join("")
+  const marks = tl.highlights.map((h) =>
+    markSvg(tl, h, f.x(h.at), f.stripTop + rowOf[h.team] + (h.state === "merged" ? mergedOffset[h.team] : 0), f.plotBottom, timeZone)
+  ).join("")
   return strip + rows + marks
 }
 
@@ -282,9 +253,10 @@ const defs = tag("defs", {}, tag("pattern", { id: "tie-break", width: 6, height:
   tag("line", { x1: 0, y1: 0, x2: 0, y2: 6, stroke: tieBreakColour, "stroke-width": 2.2, "stroke-opacity": 0.5 })))
 
 /**
- * The timeline as a standalone SVG document: no script, no external reference, every text
- * escaped. Elements that carry meaning have data-* attributes (kind, rule, state, period,
- * times in ms) so the picture can be checked, not only looked at.
+ * The timeline as a standalone SVG document: no script, nothing loaded from elsewhere (a ready
+ * clip's mark only links to it), every text escaped. Elements that carry meaning have data-*
+ * attributes (kind, rule, state, period, times in ms) so the picture can be checked, not only
+ * looked at.
  */
 export const timelineSvg = (tl: Timeline, options: SvgOptions = {}): string => {
   const width = Math.min(Math.max(Math.round(options.width ?? svgWidths.default), svgWidths.min), svgWidths.max)

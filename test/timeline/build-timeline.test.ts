@@ -1,14 +1,15 @@
 import { describe, expect, it } from "vitest"
 import { buildTimeline, type TimelineInput } from "../../src/timeline/build-timeline.ts"
 import type { HighlightMark } from "../../src/timeline/timeline-model.ts"
-import { basketballQuarter, matchStart, tennisMatch } from "./matches.ts"
+import { basketballQuarter, clipOf, matchStart, tennisMatch } from "./matches.ts"
 import { ItemLog } from "./outbox-items.ts"
 
 const generic = (log: ItemLog, event: TimelineInput["event"] = null): TimelineInput => ({
   place: { key: log.place, name: null },
   sport: "handball",
   event,
-  recent: log.recent()
+  recent: log.recent(),
+  followUps: log.followUps()
 })
 
 const entry = (at: number, left: number, right: number, period = 1) => ({ timeStamp: at, left, right, period })
@@ -115,6 +116,63 @@ describe("highlight states", () => {
   })
 })
 
+describe("clips", () => {
+  it("an accepted click shows what its follow-up found: a clip, none, still awaited, unchecked", () => {
+    const log = new ItemLog()
+    log.score(entry(min(0), 1, 0))
+    const ready = log.press(min(1), "home")
+    const partly = log.press(min(2), "away", { state: "warning", result: { eventKey: "ev-1", momentKey: "m3", error: "overlay refused" }, lastError: "highlight made, but…" })
+    const none = log.auto(min(3), "home", ["score"])
+    const awaited = log.press(min(4), "away")
+    const unchecked = log.press(min(5), "home")
+    const notFollowed = log.press(min(6), "home")
+    log.follow(ready, "clip-ready", clipOf(ready))
+    log.follow(partly, "clip-ready", { angles: 1, videoURL: "https://media.example.com/p.mp4" })
+    log.follow(none, "no-clip", { reason: "camera 2 was off", momentStatus: "ready" })
+    log.follow(awaited, null, null, { reads: 2 })
+    log.follow(unchecked, "unchecked", { reason: "the service could not be reached for 30 min" })
+    const marks = buildTimeline(generic(log)).highlights
+    expect(byItem(marks, ready.id)).toMatchObject({
+      state: "clip-ready",
+      detail: null,
+      clip: {
+        outcome: "clip-ready",
+        text: "clip ready in 25 s, 2 angles",
+        videoURL: `https://media.example.com/clips/${ready.id}.mp4`,
+        thumbnailURL: `https://media.example.com/clips/${ready.id}.jpg`,
+        angles: 2
+      }
+    })
+    // A 206 keeps what the service refused as its detail.
+    expect(byItem(marks, partly.id)).toMatchObject({ state: "clip-ready", detail: "highlight made, but…", clip: { videoURL: "https://media.example.com/p.mp4", angles: 1 } })
+    expect(byItem(marks, none.id)).toMatchObject({ state: "no-clip", detail: "camera 2 was off", clip: { outcome: "no-clip", videoURL: null } })
+    expect(byItem(marks, awaited.id)).toMatchObject({ state: "delivered", detail: null, clip: { outcome: null, text: "waiting for its clip (2 reads so far)" } })
+    expect(byItem(marks, unchecked.id)).toMatchObject({ state: "delivered", detail: "unchecked: the service could not be reached for 30 min" })
+    expect(byItem(marks, notFollowed.id)).toMatchObject({ state: "delivered", detail: null, clip: null })
+  })
+
+  it("a moment deleted is undone, by an undo or at the service; a click not made keeps its state whatever its follow-up says", () => {
+    const log = new ItemLog()
+    log.score(entry(min(0), 1, 0))
+    const byUndo = log.press(min(1), "home")
+    const atService = log.press(min(2), "away")
+    const late = log.press(min(3), "home", { state: "missed", result: { eventKey: "ev-1", momentKey: "m4" }, lastError: "moment m4 requested 75 s after the press" })
+    log.undo(byUndo, min(1) + 3_000)
+    log.follow(byUndo, "deleted", { reason: `undone: the moment was deleted by undo #${byUndo.id + 3}` })
+    log.follow(atService, "deleted", { reason: "the moment no longer exists at the service (404): undone or deleted there" })
+    log.follow(late, "clip-ready", clipOf(late))
+    const marks = buildTimeline(generic(log)).highlights
+    expect(byItem(marks, byUndo.id)).toMatchObject({ state: "undone", undo: "delivered", detail: null })
+    expect(byItem(marks, atService.id)).toMatchObject({
+      state: "undone",
+      undo: null,
+      detail: "deleted: the moment no longer exists at the service (404): undone or deleted there"
+    })
+    // Late, but its clip exists: still missed, with the clip on the mark.
+    expect(byItem(marks, late.id)).toMatchObject({ state: "missed", detail: "moment m4 requested 75 s after the press", clip: { outcome: "clip-ready" } })
+  })
+})
+
 describe("a tennis match", () => {
   const match = tennisMatch()
   const tl = buildTimeline(match.input)
@@ -160,6 +218,9 @@ describe("a tennis match", () => {
     expect(state(match.items.skippedAuto.id)).toBe("skipped")
     expect(state(match.items.missedPress.id)).toBe("missed")
     expect(state(match.items.inFlightPress.id)).toBe("in-flight")
+    expect(state(match.items.clipReady.id)).toBe("clip-ready")
+    expect(state(match.items.noClip.id)).toBe("no-clip")
+    expect(state(match.items.clipPending.id)).toBe("delivered")
     expect(tl.highlights.filter((h) => h.rule === "set-won" || h.rules.includes("set-won"))).toHaveLength(2)
     expect(tl.highlights.find((h) => h.rule === "set-point")!.at).toBeGreaterThan(match.tieBreakFrom)
     expect(tl.backlog).toMatchObject({ pending: 2, dead: 0, warning: 0 })

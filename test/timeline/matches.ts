@@ -19,8 +19,26 @@ export interface TennisMatch {
   readonly tieBreakFrom: number
   readonly set3From: number
   readonly set2From: number
-  readonly items: { readonly undonePress: OutboxItem; readonly mergedAuto: OutboxItem; readonly skippedAuto: OutboxItem; readonly missedPress: OutboxItem; readonly inFlightPress: OutboxItem }
+  readonly items: {
+    readonly undonePress: OutboxItem
+    readonly mergedAuto: OutboxItem
+    readonly skippedAuto: OutboxItem
+    readonly missedPress: OutboxItem
+    readonly inFlightPress: OutboxItem
+    /** Accepted clicks with a clip, with none, and one whose clip is still awaited. */
+    readonly clipReady: OutboxItem
+    readonly noClip: OutboxItem
+    readonly clipPending: OutboxItem
+  }
 }
+
+/** The clip the service made of a click: two angles, found 25 s after the press. */
+export const clipOf = (click: OutboxItem) => ({
+  angles: 2,
+  videoURL: `https://media.example.com/clips/${click.id}.mp4`,
+  thumbnailURL: `https://media.example.com/clips/${click.id}.jpg`,
+  readyAt: click.createdAt + 25_000
+})
 
 /** Points of one game as the service has them: 0–4 (AD), deuce folded to 3–3. */
 const shownPoints = (w: number, l: number, winner: 0 | 1): Pair => {
@@ -34,9 +52,10 @@ const shownPoints = (w: number, l: number, winner: 0 | 1): Pair => {
 const gamePatterns = ["WWLWW", "WLWWW", "LWWLWW", "WWWW", "WLLWLWWW", "LLWWWW"]
 
 /**
- * Set 1: 6–2 with a skipped auto-highlight (after an outage) and a press taken back; set 2
- * goes to a tie-break won 7–5, with a press that merged an auto-highlight, set points and the
- * set won; set 3 has just started, its first press in flight and the last entries waiting.
+ * Set 1: 6–2 with a skipped auto-highlight (after an outage), a press taken back and a break no
+ * camera filmed; set 2 goes to a tie-break won 7–5, with a press that merged an auto-highlight,
+ * set points and the set won; set 3 has just started, its first press in flight, the last entries
+ * waiting and the clip of the set won still awaited. Every other highlight has its clip.
  */
 export const tennisMatch = (): TennisMatch => {
   const log = new ItemLog("centre-court", "ev-tennis")
@@ -135,6 +154,19 @@ export const tennisMatch = (): TennisMatch => {
     }
   }
   const inFlightPress = log.press(t + 5_000, "home", { state: "pending", attempts: 2, lastError: "timeout after 2000 ms" })
+
+  // What came of the clips: the press taken back lost its moment; a break in set 1 was filmed by
+  // no camera; the set won just now is still awaited; every other accepted click has its clip.
+  const accepted = log.recent().filter((i) => i.kind === "click" && i.state === "delivered").sort((a, b) => a.createdAt - b.createdAt)
+  const noClip = accepted.find((i) => i.id !== undonePress.id && i.createdAt < set2From && i.createdAt > skippedAuto.createdAt)!
+  const clipPending = accepted.at(-1)!
+  for (const click of accepted) {
+    if (click === undonePress) log.follow(click, "deleted", { reason: `undone: the moment was deleted by undo #${click.id + 1}` })
+    else if (click === noClip) log.follow(click, "no-clip", { reason: "no camera filmed its window (camera 1 off)", momentStatus: "ready" })
+    else if (click === clipPending) log.follow(click, null, null, { reads: 1 })
+    else log.follow(click, "clip-ready", clipOf(click))
+  }
+  const clipReady = accepted.find((i) => i.createdAt > set2From && i.id !== clipPending.id)!
   return {
     log,
     tieBreakFrom,
@@ -144,9 +176,10 @@ export const tennisMatch = (): TennisMatch => {
       place: { key: "centre-court", name: "Centre Court" },
       sport: "tennis",
       event: { key: "ev-tennis", homeTeam: "A. Alvarez", awayTeam: "B. Novak" },
-      recent: log.recent()
+      recent: log.recent(),
+      followUps: log.followUps()
     },
-    items: { undonePress, mergedAuto: mergedAuto!, skippedAuto, missedPress, inFlightPress }
+    items: { undonePress, mergedAuto: mergedAuto!, skippedAuto, missedPress, inFlightPress, clipReady, noClip, clipPending }
   }
 }
 
@@ -171,7 +204,7 @@ const plays: ReadonlyArray<readonly [Side, number, number]> = [
 /**
  * The end of Q1 at 18–15, all of Q2 with auto-highlights by the rules score (atLeast 3),
  * lead-change, tie and period-end, and the first entry of Q3. One auto taken back by undo, one
- * merged into a press, the last one still in flight.
+ * merged into a press, the last one still in flight. Its clips are not followed (no follow-ups).
  */
 export const basketballQuarter = (): BasketballQuarter => {
   const log = new ItemLog("court-1", "ev-hoops")
@@ -222,7 +255,8 @@ export const basketballQuarter = (): BasketballQuarter => {
       place: { key: "court-1", name: "Court 1" },
       sport: "basketball",
       event: { key: "ev-hoops", homeTeam: "Lakeside Lions", awayTeam: "Harbor Hawks" },
-      recent: log.recent()
+      recent: log.recent(),
+      followUps: log.followUps()
     }
   }
 }

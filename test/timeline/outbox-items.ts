@@ -1,8 +1,10 @@
+import type { ClipDetail, ClipOutcome, FollowUp } from "../../src/delivery/follow-up.ts"
 import type { ItemKind, ItemState, OutboxItem } from "../../src/delivery/outbox.ts"
 
-/** Outbox items as `Outbox.recent` returns them, made by hand: ids in creation order. */
+/** Outbox items as `Outbox.recent` returns them, and their follow-ups, made by hand: ids in creation order. */
 export class ItemLog {
   private readonly items: Array<OutboxItem> = []
+  private readonly follows = new Map<number, FollowUp>()
 
   readonly place: string
   eventKey: string | null
@@ -67,6 +69,36 @@ export class ItemLog {
     const updated = { ...item, ...more }
     this.items[item.id - 1] = updated
     return updated
+  }
+
+  /**
+   * The click's follow-up as the outbox keeps it: open while `outcome` is null, else settled
+   * (a second call replaces it, as a settlement would).
+   */
+  follow(click: OutboxItem, outcome: ClipOutcome | null, detail: ClipDetail | null = null, more: Partial<FollowUp> = {}): FollowUp {
+    const acceptedAt = click.settledAt ?? click.createdAt
+    const momentKey = (click.result as { momentKey?: string } | null)?.momentKey ?? `m${click.id}`
+    const followUp: FollowUp = {
+      clickId: click.id,
+      place: click.place,
+      momentKey,
+      pressedAt: click.createdAt,
+      acceptedAt,
+      reads: outcome === null ? 0 : 2,
+      nextReadAt: acceptedAt + 10_000,
+      outcome,
+      detail,
+      settledAt: outcome === null ? null : acceptedAt + 30_000,
+      lastError: null,
+      ...more
+    }
+    this.follows.set(click.id, followUp)
+    return followUp
+  }
+
+  /** Newest click first, as `Outbox.followUpsOf` answers. */
+  followUps(): Array<FollowUp> {
+    return [...this.follows.values()].sort((a, b) => b.clickId - a.clickId)
   }
 
   /** Newest first, as `Outbox.recent` answers. */

@@ -18,6 +18,10 @@ export interface ShownMark {
   readonly at: number
   readonly item: number
   readonly shape: Box
+  /** The link around the mark (a ready clip), and its target. */
+  readonly link: { readonly href: string; readonly target: string | null } | null
+  /** Its tooltip. */
+  readonly title: string
 }
 
 /** What the browser laid out for the first SVG in the page: the tests check this, not the source. */
@@ -46,7 +50,9 @@ const inspect = `(() => {
   return {
     svg: box(svg),
     marks: all("[data-mark]").map((g) => ({ kind: g.dataset.kind, state: g.dataset.state, rule: g.dataset.rule ?? null, team: g.dataset.team,
-      at: Number(g.dataset.at), item: Number(g.dataset.item), shape: box(g.querySelector("circle, path")) })),
+      at: Number(g.dataset.at), item: Number(g.dataset.item), shape: box(g.querySelector("circle, path")),
+      link: g.closest("a") === null ? null : { href: g.closest("a").getAttribute("href"), target: g.closest("a").getAttribute("target") },
+      title: g.querySelector("title").textContent })),
     ticks: all("[data-tick]").map((g) => ({ at: Number(g.dataset.at), x: box(g.querySelector("line")).cx, label: g.querySelector("text") === null ? null : box(g.querySelector("text")) })),
     boundaries: all("[data-boundary]").map((l) => ({ period: Number(l.dataset.boundary), x: box(l).cx })),
     periods: all("rect[data-period]").map((r) => ({ period: Number(r.dataset.period), label: r.dataset.label, band: box(r),

@@ -28,8 +28,19 @@ const open = async (page: Page, svg: string, file: string) => {
   return { shown: await shownSvg(page), png }
 }
 
-/** Where the colour of a mark is read: its centre, beside the strike of an undone one. */
-const samplePoint = (m: ShownMark) => (m.state === "undone" ? { x: m.shape.cx - 2.5, y: m.shape.cy - 2.5 } : { x: m.shape.cx, y: m.shape.cy })
+/** Where the colour of a mark is read: its centre, beside the strike of an undone one, on the ring of a hollow one. */
+const samplePoint = (m: ShownMark) =>
+  m.state === "undone"
+    ? { x: m.shape.cx - 2.5, y: m.shape.cy - 2.5 }
+    : highlightStyle[m.state as HighlightState].ring !== undefined
+    ? { x: m.shape.left + 0.3, y: m.shape.cy }
+    : { x: m.shape.cx, y: m.shape.cy }
+
+/** The colour a mark shows at its sample point: the outline of a hollow one. */
+const shownColour = (m: ShownMark) => {
+  const style = highlightStyle[m.state as HighlightState]
+  return style.ring !== undefined ? style.stroke : style.fill
+}
 
 const inside = (p: { x: number; y: number }, m: ShownMark) =>
   p.x >= m.shape.left - 1 && p.x <= m.shape.right + 1 && p.y >= m.shape.top - 1 && p.y <= m.shape.bottom + 1
@@ -88,7 +99,7 @@ const checkPicture = async (page: Page, png: Buffer, shown: ShownSvg, model: Tim
   const colours = await pixelsAt(page, png, visible.map(samplePoint))
   const checked = new Set<string>()
   visible.forEach((m, i) => {
-    const want = rgbOf(highlightStyle[m.state as HighlightState].fill)
+    const want = rgbOf(shownColour(m))
     const got = colours[i]!
     expect(got.map((c, k) => Math.abs(c - want[k]!)).every((d) => d <= 12), `mark #${m.item} (${m.state}) shows ${got} not ${want}`).toBe(true)
     checked.add(m.state)
@@ -103,18 +114,47 @@ describe.skipIf(withoutChromium)("the timeline in headless Chromium", () => {
   beforeAll(async () => {
     mkdirSync(artifacts, { recursive: true })
     context = await launchChromium(res, phone)
+    // The clips the marks link to, served here: nothing leaves the machine.
+    await context.route("https://media.example.com/**", (route) => route.fulfill({ status: 200, contentType: "text/plain", body: "the clip" }))
     page = await context.newPage()
   }, 20_000)
   afterAll(() => res.release())
 
-  it("a tennis set with a tie-break, on a phone and a laptop: sets, tie-break and every highlight where and as they happened", async () => {
+  it("a tennis set with a tie-break, on a phone and a laptop: sets, tie-break, every highlight where and as they happened, ready clips linked", async () => {
     const match = tennisMatch()
     const model = buildTimeline(match.input)
     for (const width of [390, 720]) {
       await page.setViewportSize({ width, height: 700 })
       const { shown, png } = await open(page, timelineSvg(model, { width, timeZone: "UTC" }), `timeline-tennis-${width}.png`)
       const checked = await checkPicture(page, png, shown, model, width)
-      expect([...checked].sort()).toEqual(["delivered", "in-flight", "merged", "missed", "skipped", "undone"])
+      expect([...checked].sort()).toEqual(["clip-ready", "delivered", "in-flight", "merged", "missed", "no-clip", "skipped", "undone"])
+
+      // Clips: each ready one is a link to its video, opened in a new tab; no other mark links.
+      const linked = shown.marks.filter((m) => m.link !== null)
+      expect(linked.map((m) => m.item).sort((a, b) => a - b))
+        .toEqual(model.highlights.filter((h) => h.state === "clip-ready").map((h) => h.itemId).sort((a, b) => a - b))
+      expect(linked.length).toBeGreaterThan(5)
+      for (const m of linked) expect(m.link).toEqual({ href: `https://media.example.com/clips/${m.item}.mp4`, target: "_blank" })
+      const markOf = (item: { readonly id: number }) => shown.marks.find((m) => m.item === item.id)!
+      expect(markOf(match.items.clipReady).title).toMatch(/ · clip ready in 25 s, 2 angles$/u)
+      expect(markOf(match.items.noClip)).toMatchObject({ state: "no-clip", link: null })
+      expect(markOf(match.items.noClip).title).toContain('no clip (service says "ready"): no camera filmed its window (camera 1 off)')
+      expect(markOf(match.items.clipPending)).toMatchObject({ state: "delivered", link: null })
+      expect(markOf(match.items.clipPending).title).toContain("accepted, clip pending · waiting for its clip (1 read so far)")
+      const legend = Object.fromEntries(shown.legend.map((l) => [l.key, l.text]))
+      expect(legend).toMatchObject({ "clip-ready": "clip ready", "no-clip": "no clip", "delivered": "accepted, clip pending" })
+
+      // Clicking a ready clip's mark opens the clip; clicking the mark with no clip opens nothing.
+      const ready = markOf(match.items.clipReady)
+      const [tab] = await Promise.all([context.waitForEvent("page"), page.mouse.click(ready.shape.cx, ready.shape.cy)])
+      await tab.waitForLoadState("domcontentloaded")
+      expect(tab.url()).toBe(`https://media.example.com/clips/${match.items.clipReady.id}.mp4`)
+      await tab.close()
+      const noClip = markOf(match.items.noClip)
+      const tabs = context.pages().length
+      await page.mouse.click(noClip.shape.cx, noClip.shape.cy)
+      await page.waitForTimeout(300)
+      expect(context.pages()).toHaveLength(tabs)
 
       // The tie-break: a band from the first 6–6 to the set's end, labelled, with the set point in it.
       expect(shown.tieBreaks).toHaveLength(1)
