@@ -18,6 +18,11 @@ const requests = counter("scorebridge_requests_total", "Delivery requests answer
 const presses = counter("scorebridge_presses_total", "Button gestures mapped to a place, by result (queued, undo_queued, no_event, nothing_to_undo, not_stored, repeat: a device re-publishing a press already handled)")
 const linkConnects = counter("scorebridge_link_connects_total", "Times a link came up; more than one means reconnects")
 const linkDrops = counter("scorebridge_link_drops_total", "Times a link went down")
+const clips = counter("scorebridge_clips_total", "Followed clicks whose outcome is known, by outcome: clip_ready (a clip has a video), no_clip (none by the deadline: camera off?), deleted (undone or deleted at the service), unchecked (could not be read, given up)")
+const pressToClip = Metric.histogram("scorebridge_press_to_clip_seconds", {
+  description: "From the press (or auto-highlight) to the read that found its clip ready; reads are spaced, so an upper bound",
+  boundaries: [3, 5, 10, 15, 20, 30, 45, 60, 90, 120, 180, 300]
+})
 const latency = Metric.histogram("scorebridge_delivery_latency_seconds", {
   description: "From capture (frame received, button pressed) to the service accepting the item",
   boundaries: [0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60, 300, 1800]
@@ -30,6 +35,7 @@ const sentLastMinute = gauge("scorebridge_requests_last_minute", "Requests sent 
 const limitPerMinute = gauge("scorebridge_request_limit_per_minute", "The token's request limit, per minute")
 const suspended = gauge("scorebridge_token_suspended", "1 while delivery is paused because the service rejected the token (401)")
 const backoff = gauge("scorebridge_backoff_seconds", "Remaining 429 back-off of the token")
+const withoutClip = gauge("scorebridge_clicks_without_clip", "Clicks in a row that made no clip, once there are clips.problemAfterClicks of them (the court's problem line); 0 when fine")
 
 const snake = (text: string) => text.replace(/-/gu, "_").replace(/([a-z])([A-Z])/gu, "$1_$2").toLowerCase()
 
@@ -37,9 +43,10 @@ const snake = (text: string) => text.replace(/-/gu, "_").replace(/([a-z])([A-Z])
  * Prometheus counters and gauges of one bridge, in a registry of its own so
  * two bridges in one process (tests) never mix their figures. Counters follow
  * bridge events, decoder counters and gauges are taken from the status
- * snapshot at each scrape.
+ * snapshot at each scrape. `followsClips`: clicks are followed, so each place has
+ * its clicks-without-clip gauge.
  */
-export const makeStatusMetrics = () => {
+export const makeStatusMetrics = (followsClips: boolean) => {
   const registry: Metric.MetricRegistry = new Map()
   const inRegistry = <A>(effect: Effect.Effect<A>) => Effect.provideService(effect, Metric.MetricRegistry, registry)
   const add = (metric: Metric.Metric<number, unknown>, attributes: Record<string, string>, value = 1) =>
@@ -73,6 +80,12 @@ export const makeStatusMetrics = () => {
         }
         case "Press":
           return yield* add(presses, { place: event.place, gesture: event.press.gesture, result: snake(event.result._tag) })
+        case "ClipSettled": {
+          yield* add(clips, { place: event.place, outcome: snake(event.outcome) })
+          const readyAt = event.outcome === "clip-ready" ? event.detail.readyAt : undefined
+          if (readyAt === undefined) return
+          return yield* Metric.update(Metric.withAttributes(pressToClip, { place: event.place }), Math.max(0, (readyAt - event.pressedAt) / 1000))
+        }
         // Decoder counters are read from the snapshot at each scrape: readings come many times a second.
         case "Reading":
         case "Activity":
@@ -96,6 +109,7 @@ export const makeStatusMetrics = () => {
           yield* statsDelta(place.key, place.decoder)
           yield* set(live, { place: place.key }, place.live ? 1 : 0)
           for (const kind of ["score", "click", "undo"] as const) yield* set(pending, { place: place.key, kind }, place.queue[kind])
+          if (followsClips) yield* set(withoutClip, { place: place.key }, place.clipProblem?.clicks ?? 0)
         }
         for (const link of snapshot.links) yield* set(linkUp, { link: link.name }, link.up ? 1 : 0)
         const token = snapshot.token

@@ -1,5 +1,6 @@
 import { Clock, Context, Effect, Layer, Option, Stream } from "effect"
 import type { LinkKind } from "../config/scoreboard-link.ts"
+import type { FollowUp } from "../delivery/follow-up.ts"
 import type { LaneCount, OutboxItem, OutboxReadError } from "../delivery/outbox.ts"
 import { Outbox } from "../delivery/outbox.ts"
 import { RateBudget } from "../delivery/rate-budget.ts"
@@ -12,6 +13,7 @@ import { timelineVersion } from "../timeline/timeline-version.ts"
 import { UnknownPlace } from "../timeline/unknown-place.ts"
 import { MqttConnection } from "../transport/mqtt.ts"
 import { BridgeEvents, type BridgeEvent } from "./bridge-events.ts"
+import { clipProblemOf, clipRun, clipsFirstRead, clipsLongRead, lastClickOf } from "./clip-status.ts"
 import { buttonView, defaultThresholds, scoreboardView, type SourceView, type Thresholds } from "./liveness.ts"
 import { type LinkRecord, nextLink, PlaceTracker } from "./place-tracker.ts"
 import { readingText } from "./reading-text.ts"
@@ -34,6 +36,8 @@ export interface StatusOptions {
   /** A broker is configured: its link is shown and feeds MQTT scoreboards and buttons. */
   readonly mqtt: boolean
   readonly thresholds?: Thresholds
+  /** Clicks followed until their clips exist (`clips:`); absent or `followUp: false`: nothing about clips is shown. */
+  readonly clips?: { readonly followUp: boolean; readonly problemAfterClicks: number }
 }
 
 /**
@@ -60,7 +64,7 @@ const make = Effect.fnUntraced(function*(options: StatusOptions) {
   const mqtt = yield* MqttConnection
   const thresholds = options.thresholds ?? defaultThresholds
   const startedAt = yield* Clock.currentTimeMillis
-  const metrics = makeStatusMetrics()
+  const metrics = makeStatusMetrics(options.clips?.followUp === true)
   const trackers = new Map(options.places.map((p) => [p.key, new PlaceTracker(p.key)]))
   const buttonLinks = new Map<string, LinkRecord>()
   let mqttLink: LinkRecord | undefined
@@ -121,7 +125,8 @@ const make = Effect.fnUntraced(function*(options: StatusOptions) {
     counts: ReadonlyArray<LaneCount>,
     heads: ReadonlyArray<OutboxItem>,
     known: KnownEvent | undefined,
-    suspended: string | null
+    suspended: string | null,
+    followUps: ReadonlyArray<FollowUp> | undefined
   ): PlaceStatus => {
     const tracker = trackers.get(place.key)!
     const board = place.scoreboard
@@ -147,6 +152,9 @@ const make = Effect.fnUntraced(function*(options: StatusOptions) {
       const waited = Math.round((now - oldest.createdAt) / 1000)
       reasons.push(`${place.key}: delivery stuck: ${oldest.kind} #${oldest.id} pending for ${waited} s${oldest.lastError === null ? "" : ` (last error: ${oldest.lastError})`}`)
     }
+    // A camera is not a scoreboard: the badge stays, the court is named in the health reasons.
+    const clipProblem = followUps === undefined ? null : clipProblemOf(followUps, options.clips!.problemAfterClicks)
+    if (clipProblem !== null) reasons.push(`${place.key}: ${clipProblem.text}`)
     return {
       key: place.key,
       name: place.name ?? null,
@@ -161,6 +169,8 @@ const make = Effect.fnUntraced(function*(options: StatusOptions) {
       decoder: tracker.stats,
       lastEntry: tracker.lastEntry,
       lastPress: tracker.lastPress,
+      lastClick: followUps === undefined ? null : lastClickOf(followUps),
+      clipProblem,
       queue: {
         score: pendingOf("score"),
         click: pendingOf("click"),
@@ -186,6 +196,12 @@ const make = Effect.fnUntraced(function*(options: StatusOptions) {
     connects: record?.connects ?? 0
   })
 
+  /** Enough of the place's newest follow-ups to see its last clip: a few, or, while none had a clip, a bounded many. */
+  const recentFollowUps = Effect.fnUntraced(function*(placeKey: string) {
+    const first = yield* outbox.followUpsOf(placeKey, clipsFirstRead)
+    return first.length < clipsFirstRead || clipRun(first).ended ? first : yield* outbox.followUpsOf(placeKey, clipsLongRead)
+  })
+
   const snapshot = Effect.gen(function*() {
     const now = yield* Clock.currentTimeMillis
     const outboxProblem: Array<string> = []
@@ -199,7 +215,11 @@ const make = Effect.fnUntraced(function*(options: StatusOptions) {
     const budgetNow = yield* budget.snapshot
     const known = yield* events.all
     const clock = yield* client.lastServerDate
-    const places = options.places.map((p) => placeStatus(p, now, counts, heads, known.get(p.key), budgetNow.suspended))
+    const followUps = new Map<string, ReadonlyArray<FollowUp>>()
+    if (options.clips?.followUp === true) {
+      for (const p of options.places) followUps.set(p.key, yield* recentFollowUps(p.key).pipe(Effect.catch(unreadable)))
+    }
+    const places = options.places.map((p) => placeStatus(p, now, counts, heads, known.get(p.key), budgetNow.suspended, followUps.get(p.key)))
     const links = [
       ...options.places.flatMap((p) =>
         p.scoreboard !== undefined && p.scoreboard.link !== "mqtt" ? [linkStatus(`scoreboard:${p.key}`, trackers.get(p.key)!.link, p.scoreboard.target)] : []

@@ -38,6 +38,7 @@ main { padding:16px; max-width:1280px; margin:0 auto; }
 .card.NODATA .detail { color:#92400e; } .card.DISCONNECTED .detail { color:#991b1b; }
 .problems { margin:0 16px 10px; padding:8px 12px; background:#fef2f2; color:#991b1b; border-radius:8px; font-size:13px; }
 .problems:empty { display:none; }
+.clipwarn { margin:0 16px 10px; padding:8px 12px; background:#fffbeb; color:#78350f; border:1px solid #fcd34d; border-left:6px solid #d97706; border-radius:8px; font-size:14px; font-weight:650; }
 dl { display:grid; grid-template-columns:max-content 1fr; gap:6px 14px; margin:0; padding:10px 16px 14px; border-top:1px solid var(--line); }
 dt { color:var(--muted); font-size:13px; padding-top:1px; }
 dd { margin:0; overflow-wrap:anywhere; }
@@ -74,6 +75,7 @@ function el(tag, cls, text) { var e = document.createElement(tag); if (cls) e.cl
 function ago(ms, now) { if (ms === null || ms === undefined) return "never"; var s = Math.max(0, Math.round((now - ms) / 1000));
   if (s < 2) return "just now"; if (s < 60) return s + " s ago"; if (s < 3600) return Math.floor(s / 60) + " min ago"; return Math.floor(s / 3600) + " h " + Math.floor((s % 3600) / 60) + " min ago"; }
 function clock(ms) { return ms === null || ms === undefined ? "" : new Date(ms).toLocaleTimeString(); }
+var clipClass = { "clip-ready": "ok", "no-clip": "bad", deleted: "neutral", unchecked: "warn" };
 var answerClass = { delivered: "ok", queued: "blue", retrying: "warn", warning: "warn", dead: "bad", missed: "bad" };
 function answer(a) { var span = el("span"); if (!a) return span; span.appendChild(el("span", "pill " + (answerClass[a.state] || "neutral"), a.state.toUpperCase()));
   if (a.detail && a.state !== "delivered") span.appendChild(el("span", "small", " " + a.detail)); return span; }
@@ -103,7 +105,9 @@ function card(p, now) {
   head.appendChild(badge); c.appendChild(head);
   c.appendChild(el("div", "sub", p.key + (p.sport ? " · " + p.sport : "") + " · " + p.source.link + " " + p.source.target));
   c.appendChild(el("div", "detail", p.source.detail));
-  var problems = el("div", "problems"); p.reasons.filter(function (r) { return r.indexOf(p.source.detail) < 0; }).forEach(function (r) { problems.appendChild(el("div", null, r.replace(p.key + ": ", ""))); }); c.appendChild(problems);
+  var cp = p.clipProblem, problems = el("div", "problems");
+  p.reasons.filter(function (r) { return r.indexOf(p.source.detail) < 0 && !(cp && r === p.key + ": " + cp.text); }).forEach(function (r) { problems.appendChild(el("div", null, r.replace(p.key + ": ", ""))); }); c.appendChild(problems);
+  if (cp) { var warn = el("div", "clipwarn", "⚠ " + cp.text); warn.setAttribute("data-clip-problem", ""); c.appendChild(warn); }
   var dl = el("dl");
   var r = p.lastReading, score = el("span");
   if (r && (r.home !== undefined || r.away !== undefined)) { score.appendChild(el("span", "score", (r.home === undefined ? "?" : r.home) + "–" + (r.away === undefined ? "?" : r.away)));
@@ -124,6 +128,10 @@ function card(p, now) {
       (late.after === null ? "before " + clock(late.arrivedAt) : "between " + clock(late.after) + " and " + clock(late.arrivedAt)) + ", window widened to " + clock(late.startTime) + "–" + clock(late.endTime));
       lateLine.setAttribute("data-late", ""); press.appendChild(lateLine); } } else press.textContent = "none yet";
   row(dl, "Last click", press);
+  var k = p.lastClick; if (k) { var clip = el("span"); clip.setAttribute("data-clip", k.outcome || "waiting");
+    clip.appendChild(el("span", "pill " + (clipClass[k.outcome] || "blue"), (k.outcome || "waiting").replace("-", " ").toUpperCase())); clip.appendChild(el("span", null, " " + k.text + " · #" + k.itemId + " pressed " + clock(k.pressedAt) + " "));
+    if (k.videoURL && /^https?:[/][/]/i.test(k.videoURL)) { var a = el("a", null, "open clip"); a.setAttribute("href", k.videoURL); a.setAttribute("target", "_blank"); a.setAttribute("rel", "noopener noreferrer"); clip.appendChild(a); }
+    row(dl, "Clip", clip); }
   if (p.buttons.length > 0) { var b = el("span"); p.buttons.forEach(function (x) { b.appendChild(el("span", "pill " + (x.badge === "LIVE" ? "ok" : "bad"), x.source)); b.appendChild(document.createTextNode(" ")); }); row(dl, "Buttons", b); }
   c.appendChild(dl);
   c.appendChild(timelineFigure(p));

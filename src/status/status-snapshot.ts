@@ -1,8 +1,33 @@
 import type { DecoderStats } from "../../adapters/decoder.ts"
 import type { LinkKind } from "../config/scoreboard-link.ts"
+import type { ClipOutcome } from "../delivery/follow-up.ts"
 import type { Reading } from "../domain/reading.ts"
 import type { Badge } from "./liveness.ts"
 import type { ErrorNote, LastEntry, LastPress } from "./place-tracker.ts"
+
+/** The place's newest followed click (see src/delivery/follow-up.ts). */
+export interface LastClick {
+  /** The click's outbox item. */
+  readonly itemId: number
+  readonly pressedAt: number
+  /** Null while it is being followed. */
+  readonly outcome: ClipOutcome | null
+  /** In words, e.g. "clip ready in 9 s, 2 angles" (clipOutcomeText). */
+  readonly text: string
+  /** The first clip's links, when the outcome is clip-ready. */
+  readonly videoURL: string | null
+  readonly thumbnailURL: string | null
+}
+
+/** The place's newest settled clicks made no clip, `clips.problemAfterClicks` or more in a row. */
+export interface ClipProblem {
+  /** No-clip clicks since the last clip (deleted and unchecked ones not counted). */
+  readonly clicks: number
+  /** When the first of them was pressed. */
+  readonly since: number
+  /** E.g. "3 clicks without a clip since 14:02Z: is the camera recording?" */
+  readonly text: string
+}
 
 /** One place as `/status.json` serves it and the page draws it. Times are ms since epoch. */
 export interface PlaceStatus {
@@ -26,6 +51,10 @@ export interface PlaceStatus {
   readonly decoder: DecoderStats
   readonly lastEntry: LastEntry | null
   readonly lastPress: LastPress | null
+  /** Null when clicks are not followed (`clips.followUp: false`) or none was yet. */
+  readonly lastClick: LastClick | null
+  /** Null when fine or clicks are not followed; its text is also a health reason. */
+  readonly clipProblem: ClipProblem | null
   readonly queue: {
     readonly score: number
     readonly click: number

@@ -1,0 +1,50 @@
+import { clipOutcomeText } from "../clip-follow-up/outcome-text.ts"
+import type { FollowUp } from "../delivery/follow-up.ts"
+import type { ClipProblem, LastClick } from "./status-snapshot.ts"
+
+/** Follow-ups read first per place and snapshot: enough to reach the last clip on a court whose camera works. */
+export const clipsFirstRead = 16
+/** Read when the first ones are all without a clip: the run is counted this far back at most. */
+export const clipsLongRead = 200
+
+/** As the CLI and the press feedback write times: UTC, with a Z. */
+const hhmm = (ms: number) => `${new Date(ms).toISOString().slice(11, 16)}Z`
+
+/**
+ * The run of clicks without a clip, newest first: `no-clip` ones count, back to the newest
+ * `clip-ready`; `deleted`, `unchecked` and waiting ones neither count nor end it. `ended`: a clip
+ * was found, so the rows were enough to see the whole run.
+ */
+export const clipRun = (followUps: ReadonlyArray<FollowUp>) => {
+  let clicks = 0
+  let since: number | null = null
+  for (const f of followUps) {
+    if (f.outcome === "clip-ready") return { clicks, since, ended: true }
+    if (f.outcome === "no-clip") {
+      clicks++
+      since = since === null ? f.pressedAt : Math.min(since, f.pressedAt)
+    }
+  }
+  return { clicks, since, ended: false }
+}
+
+export const lastClickOf = (followUps: ReadonlyArray<FollowUp>): LastClick | null => {
+  const f = followUps[0]
+  if (f === undefined) return null
+  const ready = f.outcome === "clip-ready"
+  return {
+    itemId: f.clickId,
+    pressedAt: f.pressedAt,
+    outcome: f.outcome,
+    text: clipOutcomeText(f),
+    videoURL: ready ? f.detail?.videoURL ?? null : null,
+    thumbnailURL: ready ? f.detail?.thumbnailURL ?? null : null
+  }
+}
+
+/** The problem line once `problemAfterClicks` clicks in a row made no clip; null otherwise. */
+export const clipProblemOf = (followUps: ReadonlyArray<FollowUp>, problemAfterClicks: number): ClipProblem | null => {
+  const { clicks, since } = clipRun(followUps)
+  if (clicks < problemAfterClicks || since === null) return null
+  return { clicks, since, text: `${clicks} ${clicks === 1 ? "click" : "clicks"} without a clip since ${hhmm(since)}: is the camera recording?` }
+}
