@@ -86,11 +86,13 @@ var timelines = {};
 function timelineFigure(p) {
   var t = timelines[p.key];
   if (!t) { t = { img: el("img"), url: "" }; t.img.alt = "Timeline of " + (p.name || p.key); t.img.setAttribute("data-timeline", p.key); timelines[p.key] = t; }
-  var fig = el("figure", "timeline"); fig.appendChild(t.img); return fig;
+  // An <img> follows no link inside it: the picture opens the SVG itself, whose clip-ready marks open their clips.
+  var fig = el("figure", "timeline"), open = el("a"); open.setAttribute("href", "places/" + encodeURIComponent(p.key) + "/timeline.svg"); open.target = "_blank";
+  open.title = "Open the timeline: each clip-ready mark opens its clip"; open.appendChild(t.img); fig.appendChild(open); return fig;
 }
 // Laid out for the width it is shown at (in steps, so a resize does not refetch at every pixel): text stays readable on a phone.
 function showTimelines(versions) {
-  Object.keys(timelines).forEach(function (key) { var t = timelines[key], fig = t.img.parentNode; if (!fig || !fig.isConnected) return;
+  Object.keys(timelines).forEach(function (key) { var t = timelines[key], fig = t.img.parentNode && t.img.parentNode.parentNode; if (!fig || !fig.isConnected) return;
     var width = Math.max(320, Math.ceil(fig.clientWidth / 40) * 40);
     var url = "places/" + encodeURIComponent(key) + "/timeline.svg?width=" + width + "&v=" + encodeURIComponent((versions && versions[key]) || "");
     if (url !== t.url) { t.url = url; t.img.setAttribute("src", url); } });

@@ -71,6 +71,9 @@ export const startStatusDaemon = async (res: Resources, options: StatusDaemonOpt
   const config = Schema.decodeUnknownSync(Config)(daemonConfig({
     service: { baseUrl: sim.url, requestsPerSecond: 20, timeoutMs: 2_000 },
     stateDirectory: tempDir(res, "status-state"),
+    // Not followed: a click's mark would turn from delivered to clip ready 10 s later, mid-test.
+    // The clip states have tests of their own (status-clips*.test.ts).
+    clips: { followUp: false },
     status: {
       listen: `127.0.0.1:${port}`,
       ...(options.noDataAfterSeconds === undefined ? {} : { noDataAfterSeconds: options.noDataAfterSeconds }),

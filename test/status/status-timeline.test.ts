@@ -82,6 +82,8 @@ describe.skipIf(withoutChromium)("the timeline served by the daemon", () => {
     expect(first.clientWidth / first.naturalWidth).toBeGreaterThan(0.85)
     expect(first.src).toMatch(/^places\/court-1\/timeline\.svg\?width=\d+&v=\w+$/u)
     await page.evaluate("window.samePage = true")
+    // An <img> follows no link inside it: the picture itself opens the SVG, whose clip marks are links.
+    expect(await page.locator('a[href="places/court-1/timeline.svg"] > img[data-timeline="court-1"]').count()).toBe(1)
 
     // Nothing changes: two polls of status.json later, the picture has not been asked for again.
     const timelineRequests = () => requests.filter((u) => u.includes("/places/court-1/timeline.svg")).length
