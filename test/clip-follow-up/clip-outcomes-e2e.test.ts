@@ -5,6 +5,7 @@ import { connectAsync, type MqttClient } from "mqtt"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { SimulatorControl, type StateEvent } from "../../simulator/control-client.ts"
 import { startSimulator } from "../../simulator/index.ts"
+import type { StatusSnapshot } from "../../src/status/status-snapshot.ts"
 import { faultDaemon, type FaultDaemon } from "../faults/support/daemon.ts"
 import { daemonConfig, writeConfig } from "../support/daemon-config.ts"
 import { eventually } from "../support/eventually.ts"
@@ -111,7 +112,7 @@ describe("clip outcomes of a match whose camera is off for a while", () => {
   const outcomes = () => feedback.filter((f) => f.clickItemId !== undefined && f.momentKey !== undefined)
   const outcomeOf = (momentKey: string) => outcomes().filter((f) => f.momentKey === momentKey)
 
-  const status = async () => (await (await fetch(`${statusUrl}/status.json`)).json()) as unknown
+  const status = async () => (await (await fetch(`${statusUrl}/status.json`)).json()) as StatusSnapshot
 
   it("presses before and after get their clip, presses while it was off get none, across a kill -9", async () => {
     await score(0, 0)
@@ -135,13 +136,28 @@ describe("clip outcomes of a match whose camera is off for a while", () => {
     await daemon.waitForLog(/MQTT connected/, { from })
     await eventually("no clip for the three presses of the dark camera", async () =>
       (offKeys.every((k) => outcomeOf(k).length === 1) ? true : undefined), { timeoutMs: 30_000, intervalMs: 100 })
-    void status
+    // The office and the court see it: a problem line naming the court, and /healthz fails with it.
+    const problem = await eventually("the problem line", async () => {
+      const court = (await status()).places.find((p) => p.key === place)
+      return court?.clipProblem ?? undefined
+    }, { timeoutMs: 8_000, intervalMs: 200 })
+    expect(problem.clicks).toBe(3)
+    expect(problem.text).toMatch(/^3 clicks without a clip since \d\d:\d\dZ: is the camera recording\?$/u)
+    const health = await fetch(`${statusUrl}/healthz`)
+    expect(health.status).toBe(503)
+    expect(await health.text()).toContain(`${place}: 3 clicks without a clip`)
 
     await control.setCameras(place, true)
     await score(9, 2)
     await press(6)
     const after = (await event()).moments[5]!.key
     await eventually("the clip after the camera came back", async () => (outcomeOf(after).length === 1 ? true : undefined), { timeoutMs: 15_000, intervalMs: 100 })
+
+    await eventually("the problem line cleared by the clip", async () => {
+      const court = (await status()).places.find((p) => p.key === place)
+      return court !== undefined && court.clipProblem === null && court.lastClick?.outcome === "clip-ready" ? true : undefined
+    }, { timeoutMs: 8_000, intervalMs: 200 })
+    expect(await (await fetch(`${statusUrl}/healthz`)).text()).not.toContain("without a clip")
 
     const moments = (await event()).moments
     // One moment per press: no click was sent twice, not even by the restart.
