@@ -38,6 +38,14 @@ export const autoClickBody = (options: {
   }
 }
 
-/** Derived from the place, rule and stamp: the same change judged twice (a retried store) is the same click. */
-export const autoClickIdOf = (place: string, highlight: AutoHighlight): string =>
-  createHash("sha256").update(`${place}\u0000${autoSource}\u0000${highlight.rule}\u0000${highlight.at}`).digest("base64url").slice(0, 20)
+/**
+ * Derived from the place, rule, stamp and the score it was judged on: the same change judged
+ * twice (a retried store) is the same click, while two changes read in one chunk (one stamp, after
+ * a stall) stay two clicks.
+ */
+export const autoClickIdOf = (place: string, highlight: AutoHighlight, score: ScoreEntry | undefined): string => {
+  const { timeStamp: _stamp, ...values } = score ?? { timeStamp: 0 }
+  return createHash("sha256")
+    .update(`${place}\u0000${autoSource}\u0000${highlight.rule}\u0000${highlight.at}\u0000${JSON.stringify(values)}`)
+    .digest("base64url").slice(0, 20)
+}

@@ -55,7 +55,7 @@ export const autoHighlightItems = Effect.fnUntraced(function*(
       yield* Effect.logInfo(`${place}: ${what} merged into press click #${press.id}, pressed within ${settings.mergeMs / 1000} s: one click, the press's`)
       continue
     }
-    const clickId = autoClickIdOf(place, highlight)
+    const clickId = autoClickIdOf(place, highlight, score)
     const { overlay, problems } = highlight.team === "none" ? {} : settings.overlayFor(highlight.team, score, known, board)
     if (problems !== undefined) {
       yield* Effect.logError(`${place}: ${highlight.team} overlay left out of the ${highlight.rule} auto-highlight: ${problems.join("; ")}`)
