@@ -17,13 +17,25 @@
 import { appendFileSync } from "node:fs"
 import { join } from "node:path"
 import { PerformanceObserver } from "node:perf_hooks"
-import { writeHeapSnapshot } from "node:v8"
+import { getHeapCodeStatistics, getHeapSpaceStatistics, getHeapStatistics, writeHeapSnapshot } from "node:v8"
 import { recordStalls } from "./stalls.mjs"
 
 const file = process.env["SCOREBRIDGE_BENCH_HEAP_FILE"]
 const snapshots = process.env["SCOREBRIDGE_BENCH_HEAP_SNAPSHOTS"]
+// bench/memory-breakdown.ts: V8's own figures (spaces, bytecode, script sources, malloc'ed by V8) on every line.
+const detail = process.env["SCOREBRIDGE_BENCH_HEAP_DETAIL"] === "1"
 /** @type {(() => void) | undefined} */
 const collect = /** @type {{ gc?: () => void }} */ (globalThis).gc
+
+/** What V8 itself says it holds, for bench/memory-breakdown.ts. */
+const v8Detail = () => ({
+  heapTotal: process.memoryUsage().heapTotal,
+  arrayBuffers: process.memoryUsage().arrayBuffers,
+  builtins: process.moduleLoadList.filter((m) => m.startsWith("NativeModule ")).map((m) => m.slice("NativeModule ".length)),
+  v8: getHeapStatistics(),
+  code: getHeapCodeStatistics(),
+  spaces: getHeapSpaceStatistics().map((s) => ({ name: s.space_name, size: s.space_size, used: s.space_used_size, physical: s.physical_space_size }))
+})
 
 if (file !== undefined && file !== "") {
   const stalls = recordStalls(20)
@@ -40,7 +52,7 @@ if (file !== undefined && file !== "") {
     collect?.()
     const memory = process.memoryUsage()
     const at = Date.now()
-    appendFileSync(file, `${JSON.stringify({ at, gc: collect !== undefined, heapUsed: memory.heapUsed, rss: memory.rss, external: memory.external, stalls: stalls.take(), gcPauses: pauses.splice(0) })}\n`)
+    appendFileSync(file, `${JSON.stringify({ at, gc: collect !== undefined, heapUsed: memory.heapUsed, rss: memory.rss, external: memory.external, stalls: stalls.take(), gcPauses: pauses.splice(0), ...(detail ? v8Detail() : {}) })}\n`)
     if (snapshots !== undefined && snapshots !== "") {
       setImmediate(() => writeHeapSnapshot(join(snapshots, `heap-${at}.heapsnapshot`)))
     }
