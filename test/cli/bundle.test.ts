@@ -1,5 +1,6 @@
 import { spawnSync } from "node:child_process"
 import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs"
+import { isBuiltin } from "node:module"
 import { join } from "node:path"
 import { afterEach, describe, expect, it } from "vitest"
 import { SimulatorControl } from "../../simulator/control-client.ts"
@@ -46,6 +47,15 @@ describe.skipIf(!built)("the bundled CLI (dist/scorebridge.mjs, what an installe
     for (const file of loaded) expect(readFileSync(join(root, "dist", file), "utf8"), file).not.toContain(marker)
     const chunks = readdirSync(join(root, "dist")).filter((f) => f.startsWith("chunk-") && !loaded.has(f))
     expect(chunks.filter((f) => readFileSync(join(root, "dist", f), "utf8").includes(marker))).toHaveLength(1)
+  })
+
+  it("loads Node's own modules with require(), not import: an import's facade loads undici, http2 and zlib", () => {
+    // Node builds an ES facade for an imported built-in by reading every export; node:http's
+    // WebSocket, CloseEvent and MessageEvent are getters that load undici (scripts/build.ts).
+    const all = readdirSync(join(root, "dist")).filter((f) => f.endsWith(".mjs"))
+    // The banner's one import of node:module (for createRequire) is written with single quotes.
+    const imported = all.flatMap((f) => [...readFileSync(join(root, "dist", f), "utf8").matchAll(/(?:from|import)\s*"([^"]+)"/gu)].map(([, m]) => `${f}: ${m}`))
+    expect(imported.filter((i) => isBuiltin(i.slice(i.indexOf(": ") + 2)))).toEqual([])
   })
 
   it("validates a shipped example like the sources do", () => {
