@@ -33,8 +33,10 @@ const builtinsThroughRequire: Plugin = {
 
 const result = await build({
   absWorkingDir: root,
-  // Named so that the entry stays dist/scorebridge.mjs, the file bin/scorebridge runs.
-  entryPoints: { scorebridge: "src/cli.ts" },
+  // Named so that the entry stays dist/scorebridge.mjs, the file bin/scorebridge runs. The entry
+  // only reads the command line and imports one of two sides: the daemon (`run`, daemon.mjs, named
+  // so that test/cli/bundle.test.ts can tell what the daemon loads) or the full CLI (a chunk).
+  entryPoints: { scorebridge: "src/cli.ts", daemon: "src/cli/daemon-main.ts" },
   outdir,
   outExtension: { ".js": ".mjs" },
   // The `sim` and `demo` commands import the simulator (simulator/) when they run: splitting puts

@@ -1,41 +1,10 @@
 #!/usr/bin/env node
-// Deep imports: the package's index also loads NodeRedis (the redis client) and a dozen other
-// modules the bridge never uses, which cost ~0.3 s of start-up and tens of MB of RSS.
-import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
-import * as NodeServices from "@effect/platform-node/NodeServices"
-import { Effect } from "effect"
-import { Command } from "effect/cli"
-import { demoCommand } from "./demo/demo-command.ts"
-import { captureCommand } from "./cli/capture-command.ts"
-import { checkCommand } from "./cli/check-command.ts"
-import { doctorCommand } from "./cli/doctor-command.ts"
-import { learnCommand } from "./cli/learn-command.ts"
-import { overlayPreviewCommand } from "./cli/overlay-preview-command.ts"
-import { outboxCommand } from "./cli/outbox-command.ts"
-import { replayCommand } from "./cli/replay-command.ts"
-import { runCommand } from "./cli/run-command.ts"
-import { simCommand } from "./cli/sim-command.ts"
-import { sniffCommand } from "./cli/sniff-command.ts"
+// Two ways in. `scorebridge run` as systemd starts it loads the daemon alone; every other command
+// line goes to the full CLI (effect/cli, every command). Each side is a dynamic import, so the
+// bundle splits them (scripts/build.ts) and the daemon, which runs for weeks, never loads nor
+// keeps the code of the commands it does not run (docs/architecture.md, "How the daemon runs").
+import { daemonConfigArgument } from "./cli/daemon-arguments.ts"
 
-const root = Command.make("scorebridge").pipe(
-  Command.withDescription("Bridges venue scoreboards and courtside buttons to the Event Highlights Service"),
-  Command.withSubcommands([
-    runCommand,
-    checkCommand,
-    doctorCommand,
-    sniffCommand,
-    captureCommand,
-    learnCommand,
-    replayCommand,
-    overlayPreviewCommand,
-    outboxCommand,
-    demoCommand,
-    simCommand
-  ])
-)
-
-root.pipe(
-  Command.run({ version: "0.1.0" }),
-  Effect.provide(NodeServices.layer),
-  NodeRuntime.runMain
-)
+const daemonConfig = daemonConfigArgument(process.argv.slice(2))
+if (daemonConfig !== undefined) (await import("./cli/daemon-main.ts")).main(daemonConfig)
+else (await import("./cli/commands.ts")).main()

@@ -1,30 +1,7 @@
-import { Console, Effect, Layer } from "effect"
 import { Command } from "effect/cli"
-import { awaitOutbox } from "../daemon/outbox-retry.ts"
-import { hangups, prepare, serveWithReload } from "../daemon/reload.ts"
-import { exitCleanlyOnSigterm } from "../daemon/stop-on-sigterm.ts"
-import { SystemdNotify } from "../daemon/systemd-notify.ts"
-import { pinoLoggerLayer } from "../observability/logger.ts"
-import { configFlag, exitConfigError } from "./config-flag.ts"
+import { configFlag } from "./config-flag.ts"
+import { runDaemon } from "./run-daemon.ts"
 
-export const runCommand = Command.make(
-  "run",
-  { config: configFlag },
-  Effect.fn(function*({ config: path }) {
-    const done = exitCleanlyOnSigterm()
-    yield* Effect.gen(function*() {
-      const signals = yield* hangups
-      const prepared = yield* prepare(path).pipe(Effect.result)
-      if (prepared._tag === "Failure") {
-        // Nothing starts on a broken config; 78 tells systemd not to restart into the same error.
-        yield* Console.error(prepared.failure.message)
-        process.exitCode = exitConfigError
-        return
-      }
-      const initial = prepared.success
-      yield* Effect.andThen(awaitOutbox(initial.config.stateDirectory), serveWithReload(path, initial, signals)).pipe(
-        Effect.provide(Layer.merge(SystemdNotify.layer, pinoLoggerLayer(initial.config.log.level)))
-      )
-    }).pipe(Effect.scoped, Effect.ensuring(done))
-  })
-).pipe(Command.withDescription("Run the bridge daemon (what the systemd service starts); SIGHUP reloads the config"))
+export const runCommand = Command.make("run", { config: configFlag }, ({ config }) => runDaemon(config)).pipe(
+  Command.withDescription("Run the bridge daemon (what the systemd service starts); SIGHUP reloads the config")
+)

@@ -32,21 +32,39 @@ describe.skipIf(!built)("the bundled CLI (dist/scorebridge.mjs, what an installe
     }
   })
 
-  it("keeps the simulator out of what the daemon loads: the entry and the chunks it imports statically", () => {
-    // A route only the simulator serves.
-    const marker = "/_control/faults"
-    const loaded = new Set<string>()
-    const load = (file: string) => {
-      if (loaded.has(file)) return
-      loaded.add(file)
-      const code = readFileSync(join(root, "dist", file), "utf8")
-      // Static imports only (`from"./chunk-…"`, `import"./chunk-…"`); `import("./chunk-…")` is what sim and demo load on demand.
-      for (const [, chunk] of code.matchAll(/(?:from|import)\s*"\.\/(chunk-[\w-]+\.mjs)"/gu)) load(chunk!)
+  // What a file loads as soon as it runs: itself and the chunks it imports statically (`from"./chunk-…"`,
+  // `import"./chunk-…"`); `import("./…")` is loaded on demand.
+  const staticallyLoaded = (file: string, into = new Set<string>()): Set<string> => {
+    if (into.has(file)) return into
+    into.add(file)
+    const code = readFileSync(join(root, "dist", file), "utf8")
+    for (const [, chunk] of code.matchAll(/(?:from|import)\s*"\.\/(chunk-[\w-]+\.mjs)"/gu)) staticallyLoaded(chunk!, into)
+    return into
+  }
+  const contains = (files: Iterable<string>, marker: string) => [...files].filter((f) => readFileSync(join(root, "dist", f), "utf8").includes(marker))
+
+  it("keeps the simulator, effect/cli and the other commands out of what the daemon loads", () => {
+    // `run` as systemd starts it: the entry, then daemon.mjs (src/cli.ts), each with its static imports.
+    const entry = readFileSync(join(root, "dist/scorebridge.mjs"), "utf8")
+    const sides = [...entry.matchAll(/import\("\.\/([\w-]+\.mjs)"\)/gu)].map(([, file]) => file!)
+    expect(sides).toContain("daemon.mjs")
+    const daemon = staticallyLoaded("daemon.mjs", staticallyLoaded("scorebridge.mjs"))
+    const cli = staticallyLoaded(sides.find((file) => file !== "daemon.mjs")!, staticallyLoaded("scorebridge.mjs"))
+    const markers = {
+      // a route only the simulator serves (sim and demo import it on demand)
+      simulator: "/_control/faults",
+      // effect/cli makes one when it loads (with ICU's grapheme data)
+      "effect/cli": "Intl.Segmenter",
+      // the descriptions of two other commands
+      check: "Validate a config file and its secrets",
+      "overlay-preview": "have the service render it on a 15 s test video"
     }
-    load("scorebridge.mjs")
-    for (const file of loaded) expect(readFileSync(join(root, "dist", file), "utf8"), file).not.toContain(marker)
-    const chunks = readdirSync(join(root, "dist")).filter((f) => f.startsWith("chunk-") && !loaded.has(f))
-    expect(chunks.filter((f) => readFileSync(join(root, "dist", f), "utf8").includes(marker))).toHaveLength(1)
+    for (const [what, marker] of Object.entries(markers)) {
+      expect(contains(daemon, marker), `${what} in what the daemon loads`).toEqual([])
+    }
+    for (const what of ["effect/cli", "check", "overlay-preview"] as const) expect(contains(cli, markers[what]), what).toHaveLength(1)
+    const all = readdirSync(join(root, "dist")).filter((f) => f.endsWith(".mjs"))
+    expect(contains(all, markers.simulator)).toHaveLength(1)
   })
 
   it("loads Node's own modules with require(), not import: an import's facade loads undici, http2 and zlib", () => {
