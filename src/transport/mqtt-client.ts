@@ -34,6 +34,11 @@ export const clientOptions = (options: MqttConnectionOptions, reconnectPeriod: n
   keepalive: 30,
   // We resubscribe ourselves, on every connect, whatever the broker lacks (see mqtt-subscriptions.ts).
   resubscribe: false,
+  // With the write cache, mqtt-packet makes a 2-byte Buffer for each of the 65,536 packet ids when
+  // the first packet is written and keeps them all: about 7 MB of the daemon's heap (65,536 Buffer
+  // objects and their index), for a client that writes a few packets a second. Without it, a
+  // packet id is written from a Buffer made for that packet.
+  writeCache: false,
   ...(options.username === undefined ? {} : { username: options.username }),
   ...(options.password === undefined ? {} : { password: Redacted.value(options.password) }),
   ...(options.will === undefined
