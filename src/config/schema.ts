@@ -103,6 +103,11 @@ const sectionsAgree = Schema.makeFilter((config: CrossFields) => [
 ])
 
 export const Config = Schema.Struct({
+  venue: Schema.optionalKey(Schema.String.check(Schema.isPattern(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/u, {
+    message: "must be 1–64 letters, digits, '.', '_' or '-', starting with a letter or digit"
+  })).annotate({
+    description: "This site's name in a fleet (e.g. lyon-centre): a venue label on every /metrics series, so a central Prometheus tells the venues apart."
+  })),
   service: Service,
   stateDirectory: Schema.NonEmptyString.annotate({
     description: "Directory for the durable outbox and state. Default: $STATE_DIRECTORY (systemd StateDirectory=), else ./state."

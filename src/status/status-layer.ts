@@ -24,7 +24,8 @@ export const statusOptionsOf = (config: Config): StatusOptions => ({
   buttons: (config.buttons ?? []).map((button) => ({ name: button.name, overMqtt: linkOfType[button.type] === "mqtt" })),
   mqtt: config.mqtt !== undefined,
   thresholds: { noDataAfterMs: config.status.noDataAfterSeconds * 1000, stuckAfterMs: config.status.stuckAfterSeconds * 1000 },
-  clips: { followUp: config.clips.followUp, problemAfterClicks: config.clips.problemAfterClicks }
+  clips: { followUp: config.clips.followUp, problemAfterClicks: config.clips.problemAfterClicks },
+  ...(config.venue === undefined ? {} : { venue: config.venue })
 })
 
 /**

@@ -1,6 +1,7 @@
 import { Context, Effect, Metric } from "effect"
 import { PrometheusMetrics } from "effect/observability"
 import type { DecoderStats } from "../../adapters/decoder.ts"
+import { bridgeVersion } from "../domain/version.ts"
 import type { BridgeEvent } from "./bridge-events.ts"
 import type { StatusSnapshot } from "./status-snapshot.ts"
 
@@ -29,6 +30,8 @@ const latency = Metric.histogram("scorebridge_delivery_latency_seconds", {
 })
 
 const live = gauge("scorebridge_place_live", "1 when the place is live (scoreboard data flowing and delivery not stuck)")
+const eventRunning = gauge("scorebridge_event_running", "1 when the bridge knows an event is running on the place, 0 when none or not known")
+const info = gauge("scorebridge_bridge_info", "Always 1 while the bridge answers, labelled with its version (and venue): a venue whose series vanish is not reporting")
 const linkUp = gauge("scorebridge_link_up", "1 when the link is connected")
 const pending = gauge("scorebridge_outbox_pending", "Items waiting in the outbox")
 const sentLastMinute = gauge("scorebridge_requests_last_minute", "Requests sent in the last 60 s on the token")
@@ -44,13 +47,17 @@ const snake = (text: string) => text.replace(/-/gu, "_").replace(/([a-z])([A-Z])
  * two bridges in one process (tests) never mix their figures. Counters follow
  * bridge events, decoder counters and gauges are taken from the status
  * snapshot at each scrape. `followsClips`: clicks are followed, so each place has
- * its clicks-without-clip gauge.
+ * its clicks-without-clip gauge. `venue`: a label on every series (a fleet's central Prometheus).
  */
-export const makeStatusMetrics = (followsClips: boolean) => {
+export const makeStatusMetrics = (options: { readonly followsClips: boolean; readonly venue?: string | undefined }) => {
+  const { followsClips } = options
+  // Set once in the config, on every series: a central Prometheus tells the venues apart by it.
+  const venue: Record<string, string> = options.venue === undefined ? {} : { venue: options.venue }
+  const labelled = (attributes: Record<string, string>): Record<string, string> => ({ ...venue, ...attributes })
   const registry: Metric.MetricRegistry = new Map()
   const inRegistry = <A>(effect: Effect.Effect<A>) => Effect.provideService(effect, Metric.MetricRegistry, registry)
   const add = (metric: Metric.Metric<number, unknown>, attributes: Record<string, string>, value = 1) =>
-    value > 0 ? Metric.update(Metric.withAttributes(metric, attributes), value) : Effect.void
+    value > 0 ? Metric.update(Metric.withAttributes(metric, labelled(attributes)), value) : Effect.void
   const seenStats = new Map<string, DecoderStats>()
 
   // Decoder stats are running totals; a replaced decoder (reload) starts again from zero.
@@ -84,7 +91,7 @@ export const makeStatusMetrics = (followsClips: boolean) => {
           yield* add(clips, { place: event.place, outcome: snake(event.outcome) })
           const readyAt = event.outcome === "clip-ready" ? event.detail.readyAt : undefined
           if (readyAt === undefined) return
-          return yield* Metric.update(Metric.withAttributes(pressToClip, { place: event.place }), Math.max(0, (readyAt - event.pressedAt) / 1000))
+          return yield* Metric.update(Metric.withAttributes(pressToClip, labelled({ place: event.place })), Math.max(0, (readyAt - event.pressedAt) / 1000))
         }
         // Decoder counters are read from the snapshot at each scrape: readings come many times a second.
         case "Reading":
@@ -100,17 +107,19 @@ export const makeStatusMetrics = (followsClips: boolean) => {
     /** A link changed state; `link` names it, e.g. scoreboard:court-1, button:remote-1, mqtt. */
     linkChanged: (link: string, up: boolean) => inRegistry(add(up ? linkConnects : linkDrops, { link })),
     delivered: (place: string, kind: string, seconds: number) =>
-      inRegistry(Metric.update(Metric.withAttributes(latency, { place, kind }), Math.max(0, seconds))),
+      inRegistry(Metric.update(Metric.withAttributes(latency, labelled({ place, kind })), Math.max(0, seconds))),
     render: (snapshot: StatusSnapshot) =>
       Effect.gen(function*() {
         const set = (metric: Metric.Metric<number, unknown>, attributes: Record<string, string>, value: number) =>
-          Metric.update(Metric.withAttributes(metric, attributes), value)
+          Metric.update(Metric.withAttributes(metric, labelled(attributes)), value)
         for (const place of snapshot.places) {
           yield* statsDelta(place.key, place.decoder)
           yield* set(live, { place: place.key }, place.live ? 1 : 0)
+          yield* set(eventRunning, { place: place.key }, place.event?.key != null ? 1 : 0)
           for (const kind of ["score", "click", "undo"] as const) yield* set(pending, { place: place.key, kind }, place.queue[kind])
           if (followsClips) yield* set(withoutClip, { place: place.key }, place.clipProblem?.clicks ?? 0)
         }
+        yield* set(info, { version: bridgeVersion }, 1)
         for (const link of snapshot.links) yield* set(linkUp, { link: link.name }, link.up ? 1 : 0)
         const token = snapshot.token
         yield* set(sentLastMinute, {}, token.sentLastMinute)

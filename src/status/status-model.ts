@@ -38,6 +38,8 @@ export interface StatusOptions {
   readonly thresholds?: Thresholds
   /** Clicks followed until their clips exist (`clips:`); absent or `followUp: false`: nothing about clips is shown. */
   readonly clips?: { readonly followUp: boolean; readonly problemAfterClicks: number }
+  /** The fleet's name for this site: a `venue` label on every metric series. */
+  readonly venue?: string | undefined
 }
 
 /**
@@ -64,7 +66,7 @@ const make = Effect.fnUntraced(function*(options: StatusOptions) {
   const mqtt = yield* MqttConnection
   const thresholds = options.thresholds ?? defaultThresholds
   const startedAt = yield* Clock.currentTimeMillis
-  const metrics = makeStatusMetrics(options.clips?.followUp === true)
+  const metrics = makeStatusMetrics({ followsClips: options.clips?.followUp === true, venue: options.venue })
   const trackers = new Map(options.places.map((p) => [p.key, new PlaceTracker(p.key)]))
   const buttonLinks = new Map<string, LinkRecord>()
   let mqttLink: LinkRecord | undefined

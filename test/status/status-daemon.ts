@@ -27,6 +27,8 @@ export interface StatusDaemonOptions {
   readonly buttons?: boolean
   readonly mqtt?: { readonly url: string; readonly topicPrefix: string; readonly publishReadings?: boolean }
   readonly noDataAfterSeconds?: number
+  /** The site's name in a fleet: a label on every metric series. */
+  readonly venue?: string
 }
 
 export interface StatusDaemon {
@@ -74,6 +76,7 @@ export const startStatusDaemon = async (res: Resources, options: StatusDaemonOpt
     // Not followed: a click's mark would turn from delivered to clip ready 10 s later, mid-test.
     // The clip states have tests of their own (status-clips*.test.ts).
     clips: { followUp: false },
+    ...(options.venue === undefined ? {} : { venue: options.venue }),
     status: {
       listen: `127.0.0.1:${port}`,
       ...(options.noDataAfterSeconds === undefined ? {} : { noDataAfterSeconds: options.noDataAfterSeconds }),

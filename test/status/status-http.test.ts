@@ -24,7 +24,7 @@ describe("status over HTTP: one live court, one whose serial adapter is absent",
   let delivered = 0
 
   beforeAll(async () => {
-    daemon = await startStatusDaemon(res, { courts: ["live", "absent"] })
+    daemon = await startStatusDaemon(res, { courts: ["live", "absent"], venue: "lyon-centre" })
     board = feed(daemon)
     res.defer(() => board.stop())
     for (const [home, away] of [[2, 0], [2, 3], [4, 3]] as const) {
@@ -90,6 +90,14 @@ describe("status over HTTP: one live court, one whose serial adapter is absent",
     expect(valueOf(metrics, "scorebridge_place_live", { place: "court-2" })).toBe(0)
     expect(valueOf(metrics, "scorebridge_request_limit_per_minute")).toBe(1200)
     expect(valueOf(metrics, "scorebridge_outbox_pending", { ...court1, kind: "score" })).toBe(0)
+    // A fleet's central Prometheus tells the venues apart: the config's venue is on every series.
+    const samples = [...metrics.values()].flatMap((family) => family.samples)
+    expect(samples.length).toBeGreaterThan(20)
+    expect(samples.filter((sample) => sample.labels["venue"] !== "lyon-centre").map((sample) => sample.name)).toEqual([])
+    expect(valueOf(metrics, "scorebridge_bridge_info", { version: "0.1.0" })).toBe(1)
+    // Court 1 has a match running (the service named it in its answers); court 2 is not known to.
+    expect(valueOf(metrics, "scorebridge_event_running", court1)).toBe(1)
+    expect(valueOf(metrics, "scorebridge_event_running", { place: "court-2" })).toBe(0)
   })
 
   it("/ is one self-contained page that polls /status.json", async () => {
