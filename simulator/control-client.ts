@@ -148,6 +148,11 @@ export class SimulatorControl {
     await this.#call("PUT", "/rate", rate)
   }
 
+  /** From now on the token's calls answer 401 ("missing, revoked or unknown token"). */
+  async revokeToken(token: string): Promise<void> {
+    await this.#call("POST", "/tokens/revoke", { token })
+  }
+
   async #call<A>(method: string, path: string, body?: unknown): Promise<A> {
     const response = await fetch(`${this.#base}/_control${path}`, {
       method,

@@ -132,6 +132,14 @@ const requests = (ctx: ControlContext) => {
   }))
 }
 
+const RevokeBody = Schema.Struct({ token: Schema.NonEmptyString })
+
+/** Revokes a token, as an organization's admin would at the service: its calls answer 401 from then on. */
+const revokeToken = (ctx: ControlContext) => {
+  if (!ctx.store.revokeToken(decodeOr400(RevokeBody, ctx.body).token)) throw notFound("token")
+  return ok({})
+}
+
 export const controlRoutes: ReadonlyArray<Route<ControlContext>> = [
   { method: "POST", pattern: "/_control/places/:placeKey/start-event", handle: startEvent },
   { method: "POST", pattern: "/_control/places/:placeKey/close-event", handle: closeEvent },
@@ -141,5 +149,6 @@ export const controlRoutes: ReadonlyArray<Route<ControlContext>> = [
   { method: "GET", pattern: "/_control/requests", handle: requests },
   { method: "DELETE", pattern: "/_control/requests", handle: (ctx) => { ctx.recorder.clear(); return ok({}) } },
   { method: "GET", pattern: "/_control/state", handle: state },
-  { method: "PUT", pattern: "/_control/rate", handle: (ctx) => { ctx.limiter.setRate(decodeOr400(RateBody, ctx.body)); return ok({}) } }
+  { method: "PUT", pattern: "/_control/rate", handle: (ctx) => { ctx.limiter.setRate(decodeOr400(RateBody, ctx.body)); return ok({}) } },
+  { method: "POST", pattern: "/_control/tokens/revoke", handle: revokeToken }
 ]

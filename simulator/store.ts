@@ -116,6 +116,11 @@ export class Store {
     return `${prefix}${this.#counter.toString(36).padStart(5, "0")}`
   }
 
+  /** A revoked token answers 401 from then on, as the service's does; false if it was not known. */
+  revokeToken(token: string): boolean {
+    return this.#tokens.delete(token)
+  }
+
   organizationOfToken(token: string): Organization | undefined {
     return this.#tokens.get(token)
   }

@@ -27,6 +27,17 @@ describe("authentication", () => {
     expect(fieldsOf(missing)).toEqual(["companyKey"])
   })
 
+  it("a token revoked through the control API answers 401 from then on; the other organization's still works", async () => {
+    h = await startHarness()
+    expect((await h.call("GET", "/public/sports")).status).toBe(200)
+    await h.control.revokeToken("token-a")
+    const revoked = await h.call("GET", "/public/sports")
+    expect(revoked.status).toBe(401)
+    expect(JSON.stringify(revoked.body)).not.toContain("token-a")
+    expect((await h.call("GET", "/public/sports", undefined, "token-b")).status).toBe(200)
+    await expect(h.control.revokeToken("never-issued")).rejects.toThrow(/404/u)
+  })
+
   it("lists the sport codes and sends a Date header", async () => {
     h = await startHarness()
     const sports = await h.call("GET", "/public/sports")
