@@ -7,6 +7,14 @@
 # The token is read from --token-file, else from stdin (a pipe, or typed without echo at a
 # terminal when none is stored yet). It is never a command-line argument: those show in `ps`.
 #
+# A fleet's venue also sends its metrics to the office (docs/fleet.md), outbound only:
+#
+#   sudo systemd/install.sh --prometheus-agent URL --venue NAME --remote-write-password-file FILE
+#
+#   installs deploy/prometheus/agent.yml as /etc/scorebridge/prometheus-agent.yml (remote write to URL,
+#   user NAME), the password as a root-only credential, and scorebridge-prometheus-agent.service
+#   (Debian's prometheus package, in agent mode). Leaving them out later keeps what was installed.
+#
 #   --root DIR   prefix every path with DIR and call no systemctl: for tests and image builds
 #   --skip-npm   do not run npm (`npm ci` brings the pinned Node 24 and builds dist/; then dev tools are pruned)
 #   --dry-run    print each action instead of doing it
@@ -22,8 +30,11 @@ uninstall=""
 purge=""
 token_file=""
 example="$repo/config/daktronics-basketball-usb.yaml"
+agent_url=""
+venue=""
+remote_write_password_file=""
 
-usage() { sed -n '2,13s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"; }
+usage() { sed -n '2,21s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"; }
 die() { echo "install.sh: $*" >&2; exit 1; }
 
 while (($# > 0)); do
@@ -35,12 +46,24 @@ while (($# > 0)); do
     --purge) purge=1 ;;
     --token-file) token_file=${2:?--token-file needs a file}; shift ;;
     --example) example=${2:?--example needs a config file}; shift ;;
+    --prometheus-agent) agent_url=${2:?--prometheus-agent needs the remote-write URL of the office}; shift ;;
+    --venue) venue=${2:?--venue needs the name of the venue}; shift ;;
+    --remote-write-password-file) remote_write_password_file=${2:?--remote-write-password-file needs a file}; shift ;;
     -h|--help) usage; exit 0 ;;
     *) usage >&2; die "unknown option: $1" ;;
   esac
   shift
 done
 [[ -n "$purge" && -z "$uninstall" ]] && die "--purge only goes with --uninstall"
+if [[ -n "$agent_url" ]]; then
+  [[ "$agent_url" =~ ^https?://[^[:space:]\'\"]+$ ]] || die "--prometheus-agent needs an http(s) URL, e.g. https://prometheus.example.com/api/v1/write"
+  [[ "$venue" =~ ^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$ ]] || die "--prometheus-agent needs --venue NAME (1–64 letters, digits, '.', '_' or '-'; the config's venue:)"
+  [[ -n "$remote_write_password_file" ]] || die "--prometheus-agent needs --remote-write-password-file FILE (the office's password for this venue)"
+  [[ -r "$remote_write_password_file" ]] || die "cannot read $remote_write_password_file"
+  if [[ -z "$root" ]] && ! command -v prometheus >/dev/null; then die "the agent is Debian's prometheus: apt-get install prometheus (then run this again)"; fi
+elif [[ -n "$venue" || -n "$remote_write_password_file" ]]; then
+  die "--venue and --remote-write-password-file go with --prometheus-agent URL"
+fi
 [[ -n "$root" ]] && root=$(cd "$root" && pwd)
 if [[ -z "$root" && -z "$dry_run" && $EUID -ne 0 ]]; then die "run as root (or with --root DIR / --dry-run)"; fi
 
@@ -49,6 +72,7 @@ etc="$root/etc/scorebridge"
 credentials="$etc/credentials"
 token_path="$credentials/token"
 unit="$root/etc/systemd/system/scorebridge.service"
+agent_unit="$root/etc/systemd/system/scorebridge-prometheus-agent.service"
 # The commissioning commands (sniff, doctor, capture …) are typed at the venue: put them on PATH.
 command_link="$root/usr/local/bin/scorebridge"
 # DynamicUser keeps the state under /var/lib/private, with /var/lib/scorebridge a link to it.
@@ -66,7 +90,8 @@ systemctl_() {
 
 if [[ -n "$uninstall" ]]; then
   if [[ -z "$root" ]]; then systemctl_ disable --now scorebridge.service || true; fi
-  run rm -f "$unit"
+  if [[ -z "$root" && -f "$agent_unit" ]]; then systemctl_ disable --now scorebridge-prometheus-agent.service || true; fi
+  run rm -f "$unit" "$agent_unit"
   # Only our own link: a scorebridge installed there by other means is not ours to remove.
   if [[ "$(readlink "$command_link" 2>/dev/null)" == /opt/scorebridge/bin/scorebridge ]]; then run rm -f "$command_link"; fi
   systemctl_ daemon-reload
@@ -99,7 +124,7 @@ if [[ -z "$token" && ! -f "$token_path" ]]; then die "no token given and none st
 umask 022
 run install -d -m 0755 "$opt"
 # simulator/: the `demo` and `sim` commands load it (the bundle that npm ci builds has it as a chunk).
-for item in bin src adapters simulator config systemd scripts package.json package-lock.json README.md docs; do
+for item in bin src adapters simulator config systemd deploy scripts package.json package-lock.json README.md docs; do
   run rm -rf "${opt:?}/$item"
   run cp -R "$repo/$item" "$opt/$item"
 done
@@ -150,6 +175,30 @@ systemctl_ daemon-reload
 systemctl_ enable scorebridge.service
 # restart, not start: an upgrade must run the new files.
 systemctl_ restart scorebridge.service
+
+# --- the Prometheus agent (a fleet's venue): config and credential written on every run that names it ---
+if [[ -n "$agent_url" ]]; then
+  echo "+ write $etc/prometheus-agent.yml (remote write to $agent_url as $venue)"
+  if [[ -z "$dry_run" ]]; then
+    sed -e "s|https://prometheus.example.com/api/v1/write|$agent_url|" -e "s|username: VENUE |username: $venue |" \
+      "$repo/deploy/prometheus/agent.yml" >"$etc/prometheus-agent.yml.new"
+    chmod 0644 "$etc/prometheus-agent.yml.new"
+    mv -f "$etc/prometheus-agent.yml.new" "$etc/prometheus-agent.yml"
+  fi
+  umask 077
+  echo "+ write the remote-write password to $credentials/remote-write-password (mode 0600)"
+  if [[ -z "$dry_run" ]]; then
+    tr -d '\r\n' <"$remote_write_password_file" >"$credentials/remote-write-password.new"
+    mv -f "$credentials/remote-write-password.new" "$credentials/remote-write-password"
+  fi
+  umask 022
+  run install -m 0644 "$here/scorebridge-prometheus-agent.service" "$agent_unit"
+  systemctl_ daemon-reload
+  systemctl_ enable scorebridge-prometheus-agent.service
+  systemctl_ restart scorebridge-prometheus-agent.service
+  echo "NOTE: Debian's own prometheus.service (a full server on :9090) is not needed at a venue:"
+  echo "      systemctl disable --now prometheus"
+fi
 
 if [[ -n "$config_created" ]]; then
   echo "NOTE: $etc/config.yaml is the example; edit it for this venue, check it with"

@@ -105,3 +105,45 @@ describe("systemd/install.sh --root", () => {
     expect(existsSync(at("etc"))).toBe(false)
   })
 })
+
+describe("systemd/install.sh --prometheus-agent (a fleet's venue)", () => {
+  const password = "office-secret-77c1"
+
+  it("writes the agent's config for this venue and office, its root-only password and its unit; never prints the password", () => {
+    const passwordFile = join(root, "rw-password")
+    writeFileSync(passwordFile, `${password}\n`)
+    const result = install(["--prometheus-agent", "https://metrics.office.test/api/v1/write", "--venue", "lyon-centre", "--remote-write-password-file", passwordFile], `${token}\n`)
+    expect(result.status, result.stderr).toBe(0)
+    const config = readFileSync(at("etc/scorebridge/prometheus-agent.yml"), "utf8")
+    expect(config).toContain("- url: https://metrics.office.test/api/v1/write")
+    expect(config).toContain("username: lyon-centre ")
+    expect(config).not.toContain("example.com")
+    expect(readFileSync(at("etc/scorebridge/credentials/remote-write-password"), "utf8")).toBe(password)
+    expect(mode(at("etc/scorebridge/credentials/remote-write-password"))).toBe("600")
+    expect(readFileSync(at("etc/systemd/system/scorebridge-prometheus-agent.service"), "utf8"))
+      .toBe(readFileSync(join(import.meta.dirname, "../../systemd/scorebridge-prometheus-agent.service"), "utf8"))
+    expect(result.stdout).toContain("(--root: skipped) systemctl enable scorebridge-prometheus-agent.service")
+    expect(result.stdout + result.stderr).not.toContain(password)
+    // Prometheus itself accepts what was written (the credential's path exists only under systemd).
+    const check = spawnSync("promtool", ["check", "config", "--syntax-only", at("etc/scorebridge/prometheus-agent.yml")], { encoding: "utf8" })
+    expect(check.status, check.stdout + check.stderr).toBe(0)
+    expect(existsSync(at("opt/scorebridge/deploy/prometheus/scorebridge.rules.yml")) || existsSync(at("opt/scorebridge/deploy/prometheus/agent.yml"))).toBe(true)
+  })
+
+  it("refuses a half-given agent: no venue, no password, a URL that is not http(s); nothing is installed", () => {
+    const passwordFile = join(root, "rw-password")
+    writeFileSync(passwordFile, password)
+    const cases: ReadonlyArray<readonly [ReadonlyArray<string>, RegExp]> = [
+      [["--prometheus-agent", "https://m.test/api/v1/write", "--remote-write-password-file", passwordFile], /needs --venue NAME/],
+      [["--prometheus-agent", "https://m.test/api/v1/write", "--venue", "lyon"], /needs --remote-write-password-file/],
+      [["--prometheus-agent", "m.test:9090", "--venue", "lyon", "--remote-write-password-file", passwordFile], /needs an http\(s\) URL/],
+      [["--venue", "lyon"], /go with --prometheus-agent URL/]
+    ]
+    for (const [args, message] of cases) {
+      const result = install(args, `${token}\n`)
+      expect(result.status).not.toBe(0)
+      expect(result.stderr).toMatch(message)
+    }
+    expect(existsSync(at("etc/scorebridge"))).toBe(false)
+  })
+})

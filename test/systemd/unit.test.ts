@@ -64,3 +64,28 @@ describeSystemd("systemd/scorebridge.service (systemd-analyze, offline)", () => 
     expect(settings.filter((l) => /^(PrivateDevices|MemoryDenyWriteExecute)=yes/.test(l))).toEqual([])
   })
 })
+
+describeSystemd("systemd/scorebridge-prometheus-agent.service (systemd-analyze, offline)", () => {
+  const agentUnit = join(import.meta.dirname, "../../systemd/scorebridge-prometheus-agent.service")
+
+  it("passes systemd-analyze verify, and is at least as closed as the bridge's own unit", () => {
+    const verify = analyze(["verify", "--no-pager", agentUnit])
+    expect(`${verify.stdout}${verify.stderr}`).toBe("")
+    expect(verify.status).toBe(0)
+    const security = analyze(["security", "--offline=yes", "--no-pager", agentUnit])
+    const line = /Overall exposure level for scorebridge-prometheus-agent\.service: (\d+\.\d+)/.exec(security.stdout)
+    expect(line, `systemd-analyze security output:\n${security.stdout}${security.stderr}`).not.toBeNull()
+    console.log(`agent unit exposure: ${line![1]}`)
+    expect(Number(line![1])).toBeLessThanOrEqual(2.0)
+  })
+
+  it("runs Debian's prometheus in agent mode on loopback, with the config and credential the install writes", () => {
+    const unit = readFileSync(agentUnit, "utf8")
+    expect(unit).toContain("--enable-feature=agent")
+    expect(unit).toContain("--config.file=/etc/scorebridge/prometheus-agent.yml")
+    expect(unit).toContain("--web.listen-address=127.0.0.1:9091")
+    expect(unit).toContain("LoadCredential=remote-write-password:/etc/scorebridge/credentials/remote-write-password")
+    const config = readFileSync(join(import.meta.dirname, "../../deploy/prometheus/agent.yml"), "utf8")
+    expect(config).toContain("password_file: /run/credentials/scorebridge-prometheus-agent.service/remote-write-password")
+  })
+})
