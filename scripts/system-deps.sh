@@ -47,6 +47,11 @@ deps=(
   "e2fsprogs /usr/sbin/mkfs.ext4"
   # the read-only and full state-directory tests (a tmpfs in a private mount namespace)
   "util-linux unshare nsenter"
+  # the fleet: promtool checks and unit-tests the alerting rules (test/fleet/alert-rules.test.ts),
+  # and the fleet tests run Prometheus (an agent at the venue, the office's server) ...
+  "prometheus promtool prometheus"
+  # ... and the Alertmanager the office's Prometheus sends its alerts to
+  "prometheus-alertmanager prometheus-alertmanager"
 )
 fuse_packages=" fuse python3-fusepy "
 

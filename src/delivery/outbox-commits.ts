@@ -4,7 +4,7 @@ import { GroupCommit } from "./group-commit.ts"
 import type { OutboxDisk } from "./outbox-disk.ts"
 import { describeFailure, OutboxWriteError } from "./outbox-errors.ts"
 import type { WriteOptions } from "./outbox-item.ts"
-import { slowCommitReporter, slowSyncReporter } from "./slow-disk.ts"
+import { diskTally, slowCommitReporter, slowSyncReporter } from "./slow-disk.ts"
 
 /**
  * One fsync of the log at a time: a card or eMMC serves flushes one after another, so a second in
@@ -30,6 +30,7 @@ export const makeCommits = Effect.fnUntraced(function*(disk: OutboxDisk, checkpo
   const logWith = Effect.runForkWith(yield* Effect.context<never>())
   const slowSync = slowSyncReporter(file)
   const slowCommit = slowCommitReporter(file)
+  const tally = diskTally()
   const warnIfDue = (report: string | undefined) => {
     if (report !== undefined) logWith(Effect.logWarning(report))
   }
@@ -40,7 +41,10 @@ export const makeCommits = Effect.fnUntraced(function*(disk: OutboxDisk, checkpo
   const group = new GroupCommit({
     sync: disk.syncLog,
     maxInFlight: fsyncsInFlight,
-    onSynced: (tookMs) => warnIfDue(slowSync(tookMs, Date.now())),
+    onSynced: (tookMs) => {
+      tally.synced(tookMs)
+      warnIfDue(slowSync(tookMs, Date.now()))
+    },
     onDurable: (durableSeq) => {
       for (const [id, seq] of unsynced) if (seq <= durableSeq) unsynced.delete(id)
       checkpointer.runIfDue()
@@ -68,7 +72,9 @@ export const makeCommits = Effect.fnUntraced(function*(disk: OutboxDisk, checkpo
       const started = performance.now()
       return Effect.try({ try: run, catch: (cause) => writeError(describeFailure(cause)) }).pipe(
         Effect.map((value) => {
-          warnIfDue(slowCommit(performance.now() - started, Date.now()))
+          const tookMs = performance.now() - started
+          tally.committed(tookMs)
+          warnIfDue(slowCommit(tookMs, Date.now()))
           checkpointer.noteCommit()
           return { value, seq: group.committed() }
         })
@@ -107,7 +113,9 @@ export const makeCommits = Effect.fnUntraced(function*(disk: OutboxDisk, checkpo
         return seq === undefined ? Effect.void : durable(seq)
       }),
     whenAppended: (effect: Effect.Effect<void>) => Effect.sync(() => { appendListeners.push(effect) }),
-    diskFailure: Effect.map(Deferred.await(failedDisk), diskFailed)
+    diskFailure: Effect.map(Deferred.await(failedDisk), diskFailed),
+    /** The fsyncs and slow commits so far (see OutboxDiskStats). */
+    diskStats: Effect.sync(tally.stats)
   }
 })
 

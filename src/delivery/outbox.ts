@@ -9,11 +9,13 @@ import { makeFollowUps, type SettledFollowUps } from "./outbox-follow-ups.ts"
 import { makeReads } from "./outbox-reads.ts"
 import { outboxStatements } from "./outbox-statements.ts"
 import { makeWrites } from "./outbox-writes.ts"
+import type { OutboxDiskStats } from "./slow-disk.ts"
 
 export { OutboxOpenError, OutboxReadError, OutboxWriteError } from "./outbox-errors.ts"
 export type { ItemKind, ItemState } from "./item-kinds.ts"
 export type { AppendInput, LaneCount, OutboxItem, PressIdentity, WriteOptions } from "./outbox-item.ts"
 export type { SettledFollowUps } from "./outbox-follow-ups.ts"
+export type { OutboxDiskStats } from "./slow-disk.ts"
 
 /**
  * Durable outbox: an input is acknowledged only once `append` has returned, and by then the item
@@ -80,6 +82,8 @@ export class Outbox extends Context.Service<Outbox, {
    * only a new process can trust the file again (see GroupCommit.failed): the daemon exits.
    */
   readonly diskFailure: Effect.Effect<OutboxWriteError>
+  /** Running totals of the log's fsyncs and of slow commits since the outbox opened: /metrics reads them at each scrape. */
+  readonly diskStats: Effect.Effect<OutboxDiskStats>
   readonly counts: Effect.Effect<ReadonlyArray<LaneCount>, OutboxReadError>
   /** Newest first. */
   recent(place: string, limit: number): Effect.Effect<ReadonlyArray<OutboxItem>, OutboxReadError>
@@ -142,6 +146,7 @@ const makeOutbox = Effect.fnUntraced(function*(options: OutboxOptions) {
     ...makeFollowUps(sql, disk.file, commits),
     onDisk: commits.onDisk,
     whenAppended: commits.whenAppended,
-    diskFailure: commits.diskFailure
+    diskFailure: commits.diskFailure,
+    diskStats: commits.diskStats
   })
 })

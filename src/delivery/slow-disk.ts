@@ -31,7 +31,45 @@ export const slowDiskReporter = ({ thresholdMs, everyMs, one, many }: SlowDiskOp
   }
 }
 
-const slowDiskOptions = { thresholdMs: 100, everyMs: 60_000 }
+/** Slower than this, an fsync or a commit of the outbox is slow: logged, and counted for /metrics. */
+export const slowDiskThresholdMs = 100
+
+const slowDiskOptions = { thresholdMs: slowDiskThresholdMs, everyMs: 60_000 }
+
+/**
+ * Running totals of the outbox's disk work since the outbox opened, read at each scrape of
+ * /metrics (scorebridge_outbox_fsyncs_total and the like): a fleet sees a worn card without
+ * reading the venue's log.
+ */
+export interface OutboxDiskStats {
+  /** fsyncs of the log that ended, failed ones too. */
+  readonly fsyncs: number
+  /** Their summed duration, seconds. */
+  readonly fsyncSeconds: number
+  /** fsyncs slower than `slowDiskThresholdMs`. */
+  readonly slowFsyncs: number
+  /** Commits held on the event loop longer than `slowDiskThresholdMs`. */
+  readonly slowCommits: number
+}
+
+/** Counts the outbox's fsyncs and commits as they end; `stats` is a copy of the totals. */
+export const diskTally = () => {
+  let fsyncs = 0
+  let fsyncMs = 0
+  let slowFsyncs = 0
+  let slowCommits = 0
+  return {
+    synced: (tookMs: number): void => {
+      fsyncs += 1
+      fsyncMs += tookMs
+      if (tookMs > slowDiskThresholdMs) slowFsyncs += 1
+    },
+    committed: (tookMs: number): void => {
+      if (tookMs > slowDiskThresholdMs) slowCommits += 1
+    },
+    stats: (): OutboxDiskStats => ({ fsyncs, fsyncSeconds: fsyncMs / 1000, slowFsyncs, slowCommits })
+  }
+}
 
 /** An fsync of the outbox, off the event loop: what waits is what leaves, not what arrives. */
 export const slowSyncReporter = (file: string) =>

@@ -1,6 +1,7 @@
 import { Context, Effect, Metric } from "effect"
 import { PrometheusMetrics } from "effect/observability"
 import type { DecoderStats } from "../../adapters/decoder.ts"
+import { type OutboxDiskStats, slowDiskThresholdMs } from "../delivery/slow-disk.ts"
 import { bridgeVersion } from "../domain/version.ts"
 import type { BridgeEvent } from "./bridge-events.ts"
 import type { StatusSnapshot } from "./status-snapshot.ts"
@@ -20,6 +21,10 @@ const presses = counter("scorebridge_presses_total", "Button gestures mapped to 
 const linkConnects = counter("scorebridge_link_connects_total", "Times a link came up; more than one means reconnects")
 const linkDrops = counter("scorebridge_link_drops_total", "Times a link went down")
 const clips = counter("scorebridge_clips_total", "Followed clicks whose outcome is known, by outcome: clip_ready (a clip has a video), no_clip (none by the deadline: camera off?), deleted (undone or deleted at the service), unchecked (could not be read, given up)")
+const fsyncs = counter("scorebridge_outbox_fsyncs_total", "fsyncs of the outbox's log that ended (failed ones too)")
+const fsyncSeconds = counter("scorebridge_outbox_fsync_seconds_total", "Time spent in fsyncs of the outbox's log: divided by scorebridge_outbox_fsyncs_total, the mean fsync")
+const slowFsyncs = counter("scorebridge_outbox_slow_fsyncs_total", `fsyncs of the outbox's log slower than ${slowDiskThresholdMs} ms: a worn SD card or eMMC`)
+const slowCommits = counter("scorebridge_outbox_slow_commits_total", `Outbox commits held on the event loop longer than ${slowDiskThresholdMs} ms: another program holds the file's lock, or the disk is very slow`)
 const pressToClip = Metric.histogram("scorebridge_press_to_clip_seconds", {
   description: "From the press (or auto-highlight) to the read that found its clip ready; reads are spaced, so an upper bound",
   boundaries: [3, 5, 10, 15, 20, 30, 45, 60, 90, 120, 180, 300]
@@ -38,6 +43,8 @@ const sentLastMinute = gauge("scorebridge_requests_last_minute", "Requests sent 
 const limitPerMinute = gauge("scorebridge_request_limit_per_minute", "The token's request limit, per minute")
 const suspended = gauge("scorebridge_token_suspended", "1 while delivery is paused because the service rejected the token (401)")
 const backoff = gauge("scorebridge_backoff_seconds", "Remaining 429 back-off of the token")
+const clockSkew = gauge("scorebridge_clock_skew_seconds", "Service clock minus this machine's, from the last answer's Date header (about ±1 s); absent until the service answered")
+const startTime = gauge("scorebridge_start_time_seconds", "When the bridge started or was last reloaded, Unix seconds: a change is a restart")
 const withoutClip = gauge("scorebridge_clicks_without_clip", "Clicks in a row that made no clip, once there are clips.problemAfterClicks of them (the court's problem line); 0 when fine")
 
 const snake = (text: string) => text.replace(/-/gu, "_").replace(/([a-z])([A-Z])/gu, "$1_$2").toLowerCase()
@@ -59,6 +66,24 @@ export const makeStatusMetrics = (options: { readonly followsClips: boolean; rea
   const add = (metric: Metric.Metric<number, unknown>, attributes: Record<string, string>, value = 1) =>
     value > 0 ? Metric.update(Metric.withAttributes(metric, labelled(attributes)), value) : Effect.void
   const seenStats = new Map<string, DecoderStats>()
+  let seenDisk: OutboxDiskStats | undefined
+
+  // The outbox's disk totals are running totals too, from zero when the outbox opened.
+  const diskDelta = (stats: OutboxDiskStats) =>
+    Effect.gen(function*() {
+      const before = seenDisk
+      const base = before === undefined || stats.fsyncs < before.fsyncs
+        ? { fsyncs: 0, fsyncSeconds: 0, slowFsyncs: 0, slowCommits: 0 }
+        : before
+      seenDisk = { ...stats }
+      // From the first scrape on, at 0 too: a rate over the first slow fsync then counts it.
+      const grow = (metric: Metric.Metric<number, unknown>, by: number) =>
+        Metric.update(Metric.withAttributes(metric, labelled({})), Math.max(0, by))
+      yield* grow(fsyncs, stats.fsyncs - base.fsyncs)
+      yield* grow(fsyncSeconds, stats.fsyncSeconds - base.fsyncSeconds)
+      yield* grow(slowFsyncs, stats.slowFsyncs - base.slowFsyncs)
+      yield* grow(slowCommits, stats.slowCommits - base.slowCommits)
+    })
 
   // Decoder stats are running totals; a replaced decoder (reload) starts again from zero.
   const statsDelta = (place: string, stats: DecoderStats) =>
@@ -120,6 +145,9 @@ export const makeStatusMetrics = (options: { readonly followsClips: boolean; rea
           if (followsClips) yield* set(withoutClip, { place: place.key }, place.clipProblem?.clicks ?? 0)
         }
         yield* set(info, { version: bridgeVersion }, 1)
+        yield* set(startTime, {}, snapshot.startedAt / 1000)
+        if (snapshot.clockSkewMs !== null) yield* set(clockSkew, {}, snapshot.clockSkewMs / 1000)
+        yield* diskDelta(snapshot.outboxDisk)
         for (const link of snapshot.links) yield* set(linkUp, { link: link.name }, link.up ? 1 : 0)
         const token = snapshot.token
         yield* set(sentLastMinute, {}, token.sentLastMinute)

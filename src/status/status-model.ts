@@ -217,6 +217,7 @@ const make = Effect.fnUntraced(function*(options: StatusOptions) {
     const budgetNow = yield* budget.snapshot
     const known = yield* events.all
     const clock = yield* client.lastServerDate
+    const outboxDisk = yield* outbox.diskStats
     const followUps = new Map<string, ReadonlyArray<FollowUp>>()
     if (options.clips?.followUp === true) {
       for (const p of options.places) followUps.set(p.key, yield* recentFollowUps(p.key).pipe(Effect.catch(unreadable)))
@@ -249,6 +250,7 @@ const make = Effect.fnUntraced(function*(options: StatusOptions) {
         // The Date header has whole seconds and was stamped mid-flight.
         onSome: (c) => c.serverDate + 500 - (c.localDate - c.latencyMs / 2)
       }),
+      outboxDisk,
       thresholds,
       timelines: Object.fromEntries(options.places.map((p) => [
         p.key,

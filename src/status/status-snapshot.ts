@@ -1,6 +1,7 @@
 import type { DecoderStats } from "../../adapters/decoder.ts"
 import type { LinkKind } from "../config/scoreboard-link.ts"
 import type { ClipOutcome } from "../delivery/follow-up.ts"
+import type { OutboxDiskStats } from "../delivery/slow-disk.ts"
 import type { Reading } from "../domain/reading.ts"
 import type { Badge } from "./liveness.ts"
 import type { ErrorNote, LastEntry, LastPress } from "./place-tracker.ts"
@@ -99,6 +100,8 @@ export interface StatusSnapshot {
   readonly links: ReadonlyArray<LinkStatus>
   /** Service clock minus ours, from the last answer's Date header (±1 s resolution). */
   readonly clockSkewMs: number | null
+  /** The outbox's fsyncs and slow commits since it opened (running totals, for /metrics). */
+  readonly outboxDisk: OutboxDiskStats
   readonly thresholds: { readonly noDataAfterMs: number; readonly stuckAfterMs: number }
   /** Per place, a tag that changes whenever its timeline can: the page re-requests the picture only then. */
   readonly timelines: Readonly<Record<string, string>>

@@ -32,7 +32,9 @@ const packageFiles: Record<string, ReadonlyArray<string>> = {
   "python3-fusepy": ["usr/lib/python3/dist-packages/fusepy.py"],
   mount: ["usr/sbin/losetup", "bin/mount", "bin/umount"],
   e2fsprogs: ["usr/sbin/mkfs.ext4"],
-  "util-linux": ["bin/unshare", "bin/nsenter"]
+  "util-linux": ["bin/unshare", "bin/nsenter"],
+  prometheus: ["bin/promtool", "bin/prometheus"],
+  "prometheus-alertmanager": ["bin/prometheus-alertmanager"]
 }
 
 const putPackage = (root: string, name: string): void => {
