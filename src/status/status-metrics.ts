@@ -127,6 +127,23 @@ export const makeStatusMetrics = (options: { readonly followsClips: boolean; rea
       }
     }))
 
+  /**
+   * Counters of rare events exist at 0 from the first scrape: Prometheus' increase() and rate()
+   * see an event only as a change between two samples, so a series born at 1 hides its first
+   * 429, link drop or clip outcome from every dashboard and alert.
+   */
+  const born = new Set<string>()
+  const rareCounters = (place: string): ReadonlyArray<readonly [Metric.Metric<number, unknown>, Record<string, string>]> => [
+    ...(["score", "click", "undo"] as const).flatMap((kind) =>
+      (["transient", "rate_limited", "unauthorized"] as const).map((reason) => [retries, { place, kind, reason }] as const)),
+    ...(followsClips ? (["clip_ready", "no_clip", "deleted", "unchecked"] as const).map((outcome) => [clips, { place, outcome }] as const) : [])
+  ]
+  const bornAtZero = (key: string, series = rareCounters(key)) => {
+    if (born.has(key)) return Effect.void
+    born.add(key)
+    return Effect.forEach(series, ([metric, attributes]) => Metric.update(Metric.withAttributes(metric, labelled(attributes)), 0), { discard: true })
+  }
+
   return {
     observe,
     /** A link changed state; `link` names it, e.g. scoreboard:court-1, button:remote-1, mqtt. */
@@ -138,6 +155,7 @@ export const makeStatusMetrics = (options: { readonly followsClips: boolean; rea
         const set = (metric: Metric.Metric<number, unknown>, attributes: Record<string, string>, value: number) =>
           Metric.update(Metric.withAttributes(metric, labelled(attributes)), value)
         for (const place of snapshot.places) {
+          yield* bornAtZero(place.key)
           yield* statsDelta(place.key, place.decoder)
           yield* set(live, { place: place.key }, place.live ? 1 : 0)
           yield* set(eventRunning, { place: place.key }, place.event?.key != null ? 1 : 0)
@@ -148,6 +166,7 @@ export const makeStatusMetrics = (options: { readonly followsClips: boolean; rea
         yield* set(startTime, {}, snapshot.startedAt / 1000)
         if (snapshot.clockSkewMs !== null) yield* set(clockSkew, {}, snapshot.clockSkewMs / 1000)
         yield* diskDelta(snapshot.outboxDisk)
+        for (const link of snapshot.links) yield* bornAtZero(`link:${link.name}`, [[linkConnects, { link: link.name }], [linkDrops, { link: link.name }]])
         for (const link of snapshot.links) yield* set(linkUp, { link: link.name }, link.up ? 1 : 0)
         const token = snapshot.token
         yield* set(sentLastMinute, {}, token.sentLastMinute)

@@ -90,8 +90,8 @@ describe("clip outcomes on the status server", () => {
       expect(text).toMatch(new RegExp(`^# HELP ${name} \\w+ \\w+`, "m"))
     }
     expect(valueOf(metrics, "scorebridge_clips_total", { place: "court-1", outcome: "clip_ready" })).toBe(1)
-    expect(valueOf(metrics, "scorebridge_clips_total", { place: "court-1", outcome: "no_clip" })).toBeUndefined()
-    expect(valueOf(metrics, "scorebridge_clips_total", { place: "court-2", outcome: "clip_ready" })).toBeUndefined()
+    expect(valueOf(metrics, "scorebridge_clips_total", { place: "court-1", outcome: "no_clip" })).toBe(0)
+    expect(valueOf(metrics, "scorebridge_clips_total", { place: "court-2", outcome: "clip_ready" })).toBe(0)
     // Pressed 14:01:05, found ready by the read of 14:01:14.
     const buckets = metrics.get("scorebridge_press_to_clip_seconds")!.samples
       .filter((s) => s.name.endsWith("_bucket") && s.labels["place"] === "court-1")

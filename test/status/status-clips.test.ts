@@ -179,7 +179,7 @@ describe("BridgeStatus: the last click's clip and the problem line", () => {
         assert.strictEqual(valueOf(m, "scorebridge_clips_total", { ...court1, outcome: "clip_ready" }), 1)
         assert.strictEqual(valueOf(m, "scorebridge_clips_total", { ...court1, outcome: "no_clip" }), 3)
         assert.strictEqual(valueOf(m, "scorebridge_clips_total", { ...court1, outcome: "deleted" }), 1)
-        assert.strictEqual(valueOf(m, "scorebridge_clips_total", { ...court1, outcome: "unchecked" }), undefined)
+        assert.strictEqual(valueOf(m, "scorebridge_clips_total", { ...court1, outcome: "unchecked" }), 0)
         assert.strictEqual(valueOf(m, "scorebridge_press_to_clip_seconds_bucket", { ...court1, le: "5" }), 0)
         assert.strictEqual(valueOf(m, "scorebridge_press_to_clip_seconds_bucket", { ...court1, le: "10" }), 1)
         assert.strictEqual(valueOf(m, "scorebridge_press_to_clip_seconds_bucket", { ...court1, le: "300" }), 1)

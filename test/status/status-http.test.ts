@@ -90,6 +90,9 @@ describe("status over HTTP: one live court, one whose serial adapter is absent",
     expect(valueOf(metrics, "scorebridge_place_live", { place: "court-2" })).toBe(0)
     expect(valueOf(metrics, "scorebridge_request_limit_per_minute")).toBe(1200)
     expect(valueOf(metrics, "scorebridge_outbox_pending", { ...court1, kind: "score" })).toBe(0)
+    // Rare events' counters exist at 0 before the first one: rate() and increase() then see it.
+    expect(valueOf(metrics, "scorebridge_delivery_retries_total", { ...court1, kind: "click", reason: "rate_limited" })).toBe(0)
+    expect(valueOf(metrics, "scorebridge_link_drops_total", { link: "scoreboard:court-1" })).toBe(0)
     // A fleet's central Prometheus tells the venues apart: the config's venue is on every series.
     const samples = [...metrics.values()].flatMap((family) => family.samples)
     expect(samples.length).toBeGreaterThan(20)
