@@ -52,16 +52,28 @@ export const agentFlagsOfUnit = (config: string, storage: string, listen: string
       .replace("127.0.0.1:9091", listen))
 }
 
-/** A venue's agent: deploy/prometheus/agent.yml, scraping `target` every second, writing to `writeUrl` (no auth here). */
-export const startAgent = async (dir: string, name: string, target: string, writeUrl: string): Promise<Engine> => {
+/**
+ * A venue's agent: deploy/prometheus/agent.yml, scraping `target` every second, writing to `writeUrl` (no auth here).
+ * `shippedTimings`: keep the shipped scrape interval, scrape timeout and batch send deadline (30 s,
+ * 10 s, 30 s) instead, for measuring the agent as a venue runs it (scripts/fleet-cost.ts).
+ */
+export const startAgent = async (
+  dir: string,
+  name: string,
+  target: string,
+  writeUrl: string,
+  { shippedTimings = false }: { readonly shippedTimings?: boolean } = {}
+): Promise<Engine> => {
   const config = readYaml(join(deploy, "prometheus/agent.yml"))
-  config["global"].scrape_interval = "1s"
-  config["global"].scrape_timeout = "1s"
+  if (!shippedTimings) {
+    config["global"].scrape_interval = "1s"
+    config["global"].scrape_timeout = "1s"
+  }
   config["scrape_configs"][0].static_configs[0].targets = [target]
   const write = config["remote_write"][0]
   write.url = writeUrl
   delete write.basic_auth
-  write.queue_config.batch_send_deadline = "1s"
+  if (!shippedTimings) write.queue_config.batch_send_deadline = "1s"
   const home = join(dir, name)
   mkdirSync(join(home, "wal"), { recursive: true })
   const file = join(home, "agent.yml")
