@@ -19,7 +19,7 @@ import { SimulatorControl } from "../simulator/control-client.ts"
 import { startSimulator } from "../simulator/index.ts"
 import { faultDaemon } from "../test/faults/support/daemon.ts"
 import { type Engine, processCost, query, startAgent, startCentral } from "../test/fleet/support/engines.ts"
-import { daemonConfig, type PlaceConfig, writeConfig } from "../test/support/daemon-config.ts"
+import { daemonConfig, jsonCourtOverMqtt, type PlaceConfig, writeConfig } from "../test/support/daemon-config.ts"
 import { eventually } from "../test/support/eventually.ts"
 import { freePort } from "../test/support/free-port.ts"
 import { startMosquitto } from "../test/support/mosquitto.ts"
@@ -126,16 +126,7 @@ try {
   releases.push(() => broker.stop())
   mkdirSync(join(dir, "state"))
   const listen = `127.0.0.1:${await freePort()}`
-  const placeConfig = (key: string): PlaceConfig => ({
-    key,
-    sport: "basketball",
-    scoreboard: {
-      protocol: "json",
-      mqtt: { topics: [scoreTopic(key)] },
-      options: { framing: "message", fields: { home: "score.home", away: "score.away", period: "quarter" } }
-    },
-    ...(busy.includes(key) ? { actions: [{ source: remote(key), gesture: "single", do: "highlight", team: "home" }] } : {})
-  })
+  const placeConfig = (key: string): PlaceConfig => jsonCourtOverMqtt(key, scoreTopic(key), busy.includes(key) ? remote(key) : undefined)
   const configFile = writeConfig(join(dir, "scorebridge.yaml"), daemonConfig({
     venue,
     service: { baseUrl: sim.url, requestsPerSecond: 20, timeoutMs: 2_000 },

@@ -7,7 +7,7 @@ import { SimulatorControl, type StateEvent } from "../../simulator/control-clien
 import { startSimulator } from "../../simulator/index.ts"
 import type { StatusSnapshot } from "../../src/status/status-snapshot.ts"
 import { faultDaemon, type FaultDaemon } from "../faults/support/daemon.ts"
-import { daemonConfig, writeConfig } from "../support/daemon-config.ts"
+import { daemonConfig, jsonCourtOverMqtt, writeConfig } from "../support/daemon-config.ts"
 import { eventually } from "../support/eventually.ts"
 import { freePort } from "../support/free-port.ts"
 import { type Mosquitto, startMosquitto } from "../support/mosquitto.ts"
@@ -77,15 +77,8 @@ describe("clip outcomes of a match whose camera is off for a while", () => {
       mqtt: { url: broker.url, clientId: `clips-e2e-daemon-${process.pid}` },
       buttons: [{ name: "remote", type: "zigbee2mqtt", mqtt: { topics: [remoteTopic] } }],
       places: [{
-        key: place,
-        sport: "basketball",
-        scoreboard: {
-          protocol: "json",
-          mqtt: { topics: [scoreTopic] },
-          options: { framing: "message", fields: { home: "score.home", away: "score.away", period: "quarter" } }
-        },
-        clicks: { feedbackTopic, clipSignal: { topic: lampTopic, clipReady: { effect: "blink" }, noClip: { effect: "breathe" } } },
-        actions: [{ source: "remote", gesture: "single", do: "highlight", team: "home" }]
+        ...jsonCourtOverMqtt(place, scoreTopic, "remote"),
+        clicks: { feedbackTopic, clipSignal: { topic: lampTopic, clipReady: { effect: "blink" }, noClip: { effect: "breathe" } } }
       }]
     }))
     daemon = faultDaemon(configFile, join(dir, "daemon.log"), { SCOREBRIDGE_TOKEN: token })

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { SimulatorControl } from "../../simulator/control-client.ts"
 import { startSimulator } from "../../simulator/index.ts"
 import { faultDaemon, type FaultDaemon } from "../faults/support/daemon.ts"
-import { daemonConfig, type PlaceConfig, writeConfig } from "../support/daemon-config.ts"
+import { daemonConfig, jsonCourtOverMqtt, type PlaceConfig, writeConfig } from "../support/daemon-config.ts"
 import { eventually } from "../support/eventually.ts"
 import { freePort } from "../support/free-port.ts"
 import { type Mosquitto, startMosquitto } from "../support/mosquitto.ts"
@@ -204,16 +204,7 @@ describe("the fleet's Grafana dashboard", () => {
     const scoreTopic = (place: string) => `fleet/${place}/score`
     const remoteTopic = (place: string) => `zigbee2mqtt/${place}-remote`
 
-    const placeConfig = (key: string): PlaceConfig => ({
-      key,
-      sport: "basketball",
-      scoreboard: {
-        protocol: "json",
-        mqtt: { topics: [scoreTopic(key)] },
-        options: { framing: "message", fields: { home: "score.home", away: "score.away", period: "quarter" } }
-      },
-      actions: [{ source: `${key}-remote`, gesture: "single", do: "highlight", team: "home" }]
-    })
+    const placeConfig = (key: string): PlaceConfig => jsonCourtOverMqtt(key, scoreTopic(key), `${key}-remote`)
 
     /** Prometheus holds a sample for `expr` now. */
     const holds = async (expr: string): Promise<boolean> => {

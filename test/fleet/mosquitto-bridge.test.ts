@@ -9,7 +9,7 @@ import { startSimulator } from "../../simulator/index.ts"
 import { faultDaemon, type FaultDaemon } from "../faults/support/daemon.ts"
 import { tokenLeaks } from "../faults/support/token-scan.ts"
 import { type ConfiguredMosquitto, startConfiguredMosquitto } from "../support/configured-mosquitto.ts"
-import { daemonConfig, writeConfig } from "../support/daemon-config.ts"
+import { daemonConfig, jsonCourtOverMqtt, writeConfig } from "../support/daemon-config.ts"
 import { eventually } from "../support/eventually.ts"
 import { freePort } from "../support/free-port.ts"
 import { makeTestCa, type TestCa } from "../support/test-ca.ts"
@@ -229,17 +229,7 @@ describe("deploy/mosquitto: the venue's broker bridges the daemon's topics to th
       clips: { firstReadSeconds: 1, noClipAfterSeconds: 10 },
       mqtt: { url: brokers.venueUrl, clientId: `bridge-e2e-daemon-${process.pid}` },
       buttons: [{ name: "remote", type: "zigbee2mqtt", mqtt: { topics: [remoteTopic] } }],
-      places: [{
-        key: place,
-        sport: "basketball",
-        scoreboard: {
-          protocol: "json",
-          mqtt: { topics: [scoreTopic] },
-          options: { framing: "message", fields: { home: "score.home", away: "score.away", period: "quarter" } }
-        },
-        clicks: { feedbackTopic: `scorebridge/${place}/feedback` },
-        actions: [{ source: "remote", gesture: "single", do: "highlight", team: "home" }]
-      }]
+      places: [{ ...jsonCourtOverMqtt(place, scoreTopic, "remote"), clicks: { feedbackTopic: `scorebridge/${place}/feedback` } }]
     }))
     daemon = faultDaemon(configFile, join(dir, "daemon.log"), { SCOREBRIDGE_TOKEN: token })
     releases.push(() => daemon.kill9())

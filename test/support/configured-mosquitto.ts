@@ -1,9 +1,9 @@
 import { mkdirSync, writeFileSync } from "node:fs"
-import { connect } from "node:net"
 import { userInfo } from "node:os"
 import { join } from "node:path"
 import { type Child, hasExited, startChild } from "./child.ts"
 import { eventually } from "./eventually.ts"
+import { accepts } from "./mosquitto.ts"
 
 /**
  * A real mosquitto whose configuration is given, the way a host's is: the main file the test
@@ -60,16 +60,3 @@ export const startConfiguredMosquitto = async (
   }
   return { port, log: () => child.stderr(), stop: () => child.stop() }
 }
-
-const accepts = (port: number): Promise<boolean> =>
-  new Promise((resolve) => {
-    const socket = connect({ host: "127.0.0.1", port })
-    socket.once("connect", () => {
-      socket.destroy()
-      resolve(true)
-    })
-    socket.once("error", () => {
-      socket.destroy()
-      resolve(false)
-    })
-  })

@@ -30,3 +30,19 @@ export const writeConfig = (file: string, config: DaemonConfig): string => {
   writeFileSync(file, stringify(config, { lineWidth: 0 }))
   return file
 }
+
+/**
+ * A court whose console publishes its board as JSON on MQTT (`{score: {home, away}, quarter}`),
+ * with a zigbee2mqtt remote's single press making the home team's highlight when `remote` names
+ * the button source.
+ */
+export const jsonCourtOverMqtt = (key: string, scoreTopic: string, remote?: string): PlaceConfig => ({
+  key,
+  sport: "basketball",
+  scoreboard: {
+    protocol: "json",
+    mqtt: { topics: [scoreTopic] },
+    options: { framing: "message", fields: { home: "score.home", away: "score.away", period: "quarter" } }
+  },
+  ...(remote === undefined ? {} : { actions: [{ source: remote, gesture: "single", do: "highlight", team: "home" }] })
+})

@@ -86,7 +86,8 @@ export const startMosquitto = async (dir: string): Promise<Mosquitto> => {
   }
 }
 
-const accepts = (port: number): Promise<boolean> =>
+/** True when something on 127.0.0.1 accepts a TCP connection on `port` (a broker's listener is up). */
+export const accepts = (port: number): Promise<boolean> =>
   new Promise((resolve) => {
     const socket = connect({ host: "127.0.0.1", port })
     socket.once("connect", () => {
