@@ -57,6 +57,15 @@ export const makeClipFollower = (ports: ClipFollowerPorts, settings: FollowUpSet
     yield* outbox.followUpRead(followUp.clickId, nextReadAfterFailure(followUp.reads + 1, now, settings), error.message)
   })
 
+  // Reads are paced among themselves as well as by the budget: see FollowUpSettings.readGapMs.
+  let lastReadAt = Number.NEGATIVE_INFINITY
+  const paced = Effect.gen(function*() {
+    const waitMs = lastReadAt + settings.readGapMs - (yield* Clock.currentTimeMillis)
+    if (waitMs > 0) yield* Effect.sleep(waitMs)
+    yield* budget.acquire("follow-up")
+    lastReadAt = yield* Clock.currentTimeMillis
+  })
+
   const follow = Effect.fnUntraced(function*(followUp: FollowUp) {
     if (givenUp(followUp, yield* Clock.currentTimeMillis, settings)) {
       const minutes = Math.round(settings.giveUpAfterMs / 60_000)
@@ -64,7 +73,7 @@ export const makeClipFollower = (ports: ClipFollowerPorts, settings: FollowUpSet
         reason: `the moment could not be read for ${minutes} min after its deadline (${followUp.lastError ?? "no request slot was free"}): not followed any more`
       }, false)
     }
-    yield* budget.acquire("follow-up")
+    yield* paced
     yield* budget.sending
     const answer = yield* ports.getMoment(followUp.momentKey).pipe(Effect.result, Effect.ensuring(budget.finished))
     if (Result.isFailure(answer)) return yield* readFailed(followUp, answer.failure)

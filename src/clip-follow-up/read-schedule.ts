@@ -3,9 +3,9 @@ import type { Moment } from "../service/schemas.ts"
 
 /**
  * When to read a moment, and what a read means. Pure: the follower and its virtual-time tests
- * share it. Reads are spaced by doubling from the first one (10, 20, 40, 80, 160 s after the
- * click was accepted, then the deadline): a clip that is ready on time costs one request, one
- * that never comes about six.
+ * share it. Reads are spaced by tripling from the first one (10, 30, 90 s after the click was
+ * accepted, then the deadline): a clip that is ready on time costs one request, one that never
+ * comes four. Every read a follow-up makes is a slot a press just after it waits for.
  */
 
 /** Never two reads of one moment closer than this, however late the previous one was. */
@@ -19,7 +19,7 @@ export const deadlineOf = (followUp: Pick<FollowUp, "acceptedAt">, settings: Fol
 /** After a read that found no clip yet, before the deadline: the next planned read, `reads` counting this one. */
 export const nextReadAfterNoClip = (followUp: Pick<FollowUp, "acceptedAt">, reads: number, now: number, settings: FollowUpSettings): number => {
   const deadline = deadlineOf(followUp, settings)
-  const planned = followUp.acceptedAt + settings.firstReadAfterMs * 2 ** Math.min(reads, 20)
+  const planned = followUp.acceptedAt + settings.firstReadAfterMs * 3 ** Math.min(reads, 20)
   return Math.min(Math.max(planned, now + minimumGapMs), Math.max(deadline, now + minimumGapMs))
 }
 

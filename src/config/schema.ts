@@ -142,7 +142,7 @@ export const Config = Schema.Struct({
       default: true
     }).pipe(Schema.withDecodingDefaultKey(Effect.succeed(true))),
     firstReadSeconds: Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 600 })).annotate({
-      description: "The first read of a click's Moment, this long after the service accepted it (clips are cut a few seconds after); later reads double the gap.",
+      description: "The first read of a click's Moment, this long after the service accepted it (clips are cut a few seconds after); later reads triple it (10, 30, 90 s, then the deadline).",
       default: 10
     }).pipe(Schema.withDecodingDefaultKey(Effect.succeed(10))),
     noClipAfterSeconds: Schema.Int.check(Schema.isBetween({ minimum: 10, maximum: 3600 })).annotate({

@@ -37,7 +37,7 @@ export const daemonLayer = (config: Config, token: Redacted.Redacted<string>, op
       timeoutMs: config.service.timeoutMs,
       requestsPerSecond: config.service.requestsPerSecond,
       stateDirectory: config.stateDirectory,
-      ...(config.clips.followUp ? { followUps: followUpSettings(config.clips) } : {})
+      ...(config.clips.followUp ? { followUps: followUpSettings(config.clips, config.service.requestsPerSecond) } : {})
     })),
     Layer.provideMerge(mqttLayer(config))
   )

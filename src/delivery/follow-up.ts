@@ -67,10 +67,16 @@ export interface FollowUpSettings {
   readonly noClipAfterMs: number
   /** A follow-up that could not be read this long after its deadline is given up as `unchecked` (ms). */
   readonly giveUpAfterMs: number
+  /**
+   * Two reads are never closer than this (ms): two of the token's slots at 1 request/s, so reads
+   * take at most every other idle slot and a press finds the next one free more often than not.
+   */
+  readonly readGapMs: number
 }
 
 export const defaultFollowUpSettings: FollowUpSettings = {
   firstReadAfterMs: 10_000,
   noClipAfterMs: 180_000,
-  giveUpAfterMs: 30 * 60_000
+  giveUpAfterMs: 30 * 60_000,
+  readGapMs: 2_000
 }

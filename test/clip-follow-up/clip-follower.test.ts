@@ -15,7 +15,7 @@ import { advanceUntil } from "../delivery/scheduler-ports.ts"
  * simulator and its cameras in test/clip-follow-up/clip-outcomes-e2e.test.ts.
  */
 const t0 = 1_000_000
-const settings: FollowUpSettings = { firstReadAfterMs: 10_000, noClipAfterMs: 180_000, giveUpAfterMs: 30 * 60_000 }
+const settings: FollowUpSettings = { firstReadAfterMs: 10_000, noClipAfterMs: 180_000, giveUpAfterMs: 30 * 60_000, readGapMs: 2_000 }
 
 /** The follow-ups the outbox would hold, in memory. */
 const memoryFollowUps = () => {
@@ -103,21 +103,21 @@ describe("clip follower: reads and outcomes", () => {
       expect(store.rows.get(1)).toMatchObject({ outcome: "clip-ready", reads: 1 })
     }))
 
-  it.effect("a clip that comes late is read for at doubling intervals until it is there", () =>
+  it.effect("a clip that comes late is read for at tripling intervals until it is there", () =>
     Effect.gen(function*() {
-      const { store, service, settled } = yield* setup((_, now) => ({ key: "mo-1", videoClips: now >= t0 + 30_000 ? clips(1) : [{ key: "cl-0" }] }))
+      const { store, service, settled } = yield* setup((_, now) => ({ key: "mo-1", videoClips: now >= t0 + 40_000 ? clips(1) : [{ key: "cl-0" }] }))
       store.accept(1, t0)
       yield* advanceUntil(() => settled.length === 1, "the outcome", 120_000, 100)
-      expect(readTimes(service.reads, t0)).toEqual([10_000, 20_000, 40_000])
-      expect(settled[0]?.detail).toMatchObject({ angles: 1, readyAt: t0 + 40_000 })
+      expect(readTimes(service.reads, t0)).toEqual([10_000, 30_000, 90_000])
+      expect(settled[0]?.detail).toMatchObject({ angles: 1, readyAt: t0 + 90_000 })
     }))
 
-  it.effect("no clip by the deadline (a camera that does not record): no-clip after six reads, the status as received", () =>
+  it.effect("no clip by the deadline (a camera that does not record): no-clip after four reads, the status as received", () =>
     Effect.gen(function*() {
       const { store, service, settled } = yield* setup(() => ({ key: "mo-1", momentStatus: "weird-new-status", videoClips: [] }))
       store.accept(1, t0)
       yield* advanceUntil(() => settled.length === 1, "the outcome", 400_000, 500)
-      expect(readTimes(service.reads, t0)).toEqual([10_000, 20_000, 40_000, 80_000, 160_000, 180_000])
+      expect(readTimes(service.reads, t0)).toEqual([10_000, 30_000, 90_000, 180_000])
       expect(settled[0]?.outcome).toBe("no-clip")
       expect(settled[0]?.detail.momentStatus).toBe("weird-new-status")
       expect(settled[0]?.detail.reason).toContain("is the camera recording?")
@@ -178,6 +178,23 @@ describe("clip follower: the token's budget", () => {
       expect(service.reads[0]!.at).toBeGreaterThan(scores.at(-1)!)
       const gaps = scores.slice(1).map((at, i) => at - scores[i]!)
       expect(Math.max(...gaps)).toBeLessThanOrEqual(1010 + 10)
+    }))
+
+  it.effect("many follow-ups due at once are read two slots apart, leaving every other slot to presses", () =>
+    Effect.gen(function*() {
+      const { budget, store, service, settled } = yield* setup(() => ({ key: "mo", videoClips: clips(1) }))
+      for (let id = 1; id <= 10; id++) store.accept(id, t0)
+      yield* advanceUntil(() => service.reads.length >= 2, "the first reads", 30_000, 10)
+      // A press between two reads finds the slot after a read free: it waits for no read (reads
+      // in every slot would hold it until the next one, about 0.5 s).
+      yield* TestClock.setTime(service.reads[1]!.at + 1_500)
+      const pressedAt = yield* Clock.currentTimeMillis
+      let grantedAt = 0
+      yield* Effect.forkScoped(Effect.andThen(budget.acquire("click", pressedAt), Effect.map(Clock.currentTimeMillis, (at) => (grantedAt = at))))
+      yield* advanceUntil(() => settled.length === 10 && grantedAt > 0, "every outcome and the press", 60_000, 10)
+      const gaps = service.reads.slice(1).map((r, i) => r.at - service.reads[i]!.at)
+      expect(Math.min(...gaps)).toBeGreaterThanOrEqual(settings.readGapMs)
+      expect(grantedAt - pressedAt).toBeLessThanOrEqual(10)
     }))
 
   it.effect("while the token is suspended reads wait, and the outcome they find afterwards is the true one", () =>
