@@ -127,6 +127,10 @@ export const steadyPhase = async (
   const settled = (write: ScoreWrite) => protocols[write.place.console.protocol]!.updates === "partial"
   const clicks = matchClicks(requests, steady.presses)
   const scores = matchScores(requests, steady.writes.filter((w) => !settled(w)))
+  // Clip follow-ups read each click's moment (once when its clip is there on time): the reads a
+  // press may find just ahead of it in the token's slots.
+  const reads = requests.filter((r) => r.at >= startedAt && r.method === "GET" && r.path.startsWith("/public/moments/"))
+  say(`  moment reads (clip follow-ups) in the phase: ${reads.length}, for ${steady.presses.length} presses; ${new Set(reads.map((r) => r.path)).size} moments read`)
   const clickIdle = sayLatency("click idle", clicks, { slowest: true })
   const scoreIdle = sayLatency("score idle", scores, { slowest: true })
   const scoreSettled = sayLatency("score idle, settled (RTD, held 80 ms)", matchScores(requests, steady.writes.filter(settled)))
