@@ -95,8 +95,12 @@ export const makeClipFollower = (ports: ClipFollowerPorts, settings: FollowUpSet
 
   return Effect.gen(function*() {
     while (true) {
+      // A read or write that fails, or a bug, costs a round, never the follower: clips stay followed.
       const waitMs = yield* round.pipe(
-        Effect.catch((e) => Effect.logError(`clip follow-ups: ${e.message}`).pipe(Effect.as(idleLookMs)))
+        Effect.catch((e) => Effect.logError(`clip follow-ups: ${e.message}`).pipe(Effect.as(idleLookMs))),
+        Effect.catchDefect((defect) =>
+          Effect.logError(`clip follow-ups: ${defect instanceof Error ? defect.message : String(defect)}`).pipe(Effect.as(idleLookMs))
+        )
       )
       if (waitMs > 0) yield* Effect.sleep(waitMs)
     }
