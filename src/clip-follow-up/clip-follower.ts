@@ -13,13 +13,15 @@ import { deadlineOf, givenUp, judgeMoment, nextReadAfterFailure } from "./read-s
 /** What the follower uses of the daemon: the seams its virtual-time tests stand in for. */
 export interface ClipFollowerPorts {
   readonly outbox: Pick<Outbox["Service"], "dueFollowUps" | "nextFollowUpAt" | "followUpRead" | "settleFollowUp">
-  readonly budget: Pick<RateBudget["Service"], "acquire" | "sending" | "finished" | "rateLimited" | "succeeded">
+  readonly budget: Pick<RateBudget["Service"], "acquire" | "sending" | "finished" | "rateLimited" | "succeeded" | "snapshot">
   readonly getMoment: (momentKey: string) => Effect.Effect<Moment, ServiceError>
   readonly settled: (event: ClipSettled) => Effect.Effect<void>
 }
 
 /** Due follow-ups read per look at the outbox; the rest wait for the next round. */
 const batch = 16
+/** While the token is tight, how often to look whether it has room for a read again. */
+const tightLookMs = 5_000
 /** With nothing due, the outbox is looked at again at least this often (a new click's follow-up). */
 const idleLookMs = 5_000
 
@@ -62,6 +64,12 @@ export const makeClipFollower = (ports: ClipFollowerPorts, settings: FollowUpSet
   const paced = Effect.gen(function*() {
     const waitMs = lastReadAt + settings.readGapMs - (yield* Clock.currentTimeMillis)
     if (waitMs > 0) yield* Effect.sleep(waitMs)
+    // The token is busy with what cannot wait: look again later (see FollowUpSettings.tightShare).
+    while (true) {
+      const token = yield* budget.snapshot
+      if (token.sentLastMinute < settings.tightShare * token.requestsPerSecond * 60) break
+      yield* Effect.sleep(tightLookMs)
+    }
     yield* budget.acquire("follow-up")
     lastReadAt = yield* Clock.currentTimeMillis
   })

@@ -72,11 +72,18 @@ export interface FollowUpSettings {
    * take at most every other idle slot and a press finds the next one free more often than not.
    */
   readonly readGapMs: number
+  /**
+   * Reads wait while the token's last minute used at least this share of its limit: a venue whose
+   * scores and presses keep the token busy follows its clips in the quieter moments (a break, the
+   * end of the match) instead of pushing every press behind a read.
+   */
+  readonly tightShare: number
 }
 
 export const defaultFollowUpSettings: FollowUpSettings = {
   firstReadAfterMs: 10_000,
   noClipAfterMs: 180_000,
   giveUpAfterMs: 30 * 60_000,
-  readGapMs: 2_000
+  readGapMs: 2_000,
+  tightShare: 0.6
 }

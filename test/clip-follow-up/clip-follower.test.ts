@@ -15,7 +15,7 @@ import { advanceUntil } from "../delivery/scheduler-ports.ts"
  * simulator and its cameras in test/clip-follow-up/clip-outcomes-e2e.test.ts.
  */
 const t0 = 1_000_000
-const settings: FollowUpSettings = { firstReadAfterMs: 10_000, noClipAfterMs: 180_000, giveUpAfterMs: 30 * 60_000, readGapMs: 2_000 }
+const settings: FollowUpSettings = { firstReadAfterMs: 10_000, noClipAfterMs: 180_000, giveUpAfterMs: 30 * 60_000, readGapMs: 2_000, tightShare: 0.6 }
 
 /** The follow-ups the outbox would hold, in memory. */
 const memoryFollowUps = () => {
@@ -195,6 +195,28 @@ describe("clip follower: the token's budget", () => {
       const gaps = service.reads.slice(1).map((r, i) => r.at - service.reads[i]!.at)
       expect(Math.min(...gaps)).toBeGreaterThanOrEqual(settings.readGapMs)
       expect(grantedAt - pressedAt).toBeLessThanOrEqual(10)
+    }))
+
+  it.effect("while scores and presses keep the token busy (60 % of its minute or more) reads wait for a quieter minute", () =>
+    Effect.gen(function*() {
+      const { budget, store, service, settled } = yield* setup(() => ({ key: "mo-1", videoClips: clips(2) }))
+      // Accepted a minute into the match: the token's last minute is busy by the time of its first read.
+      store.accept(1, t0 + 60_000)
+      // A match that keeps the token busy for nearly three minutes, with a free slot now and then.
+      let busyUntil = 0
+      yield* Effect.forkScoped(Effect.gen(function*() {
+        for (let i = 0; i < 150; i++) {
+          yield* budget.acquire("score")
+          yield* budget.finished
+          if (i % 4 === 3) yield* Effect.sleep(1_500)
+        }
+        busyUntil = yield* Clock.currentTimeMillis
+      }))
+      yield* advanceUntil(() => settled.length === 1, "the outcome", 400_000, 100)
+      expect(busyUntil).toBeGreaterThan(t0 + 150_000)
+      // Not one read while the match kept the token busy; the first came once its minute was quiet.
+      expect(service.reads.map((r) => r.at).filter((at) => at <= busyUntil)).toEqual([])
+      expect(service.reads).toHaveLength(1)
     }))
 
   it.effect("while the token is suspended reads wait, and the outcome they find afterwards is the true one", () =>

@@ -31,7 +31,7 @@ const options: StatusOptions = {
   thresholds: { noDataAfterMs: 10_000, stuckAfterMs: 3_600_000 },
   clips: { followUp: true, problemAfterClicks: 3 }
 }
-const settings: FollowUpSettings = { firstReadAfterMs: 8_000, noClipAfterMs: 30_000, giveUpAfterMs: 30 * 60_000, readGapMs: 2_000 }
+const settings: FollowUpSettings = { firstReadAfterMs: 8_000, noClipAfterMs: 30_000, giveUpAfterMs: 30 * 60_000, readGapMs: 2_000, tightShare: 0.6 }
 /** 14:00:00 UTC. */
 const t0 = Date.UTC(2025, 5, 14, 14, 0, 0)
 
