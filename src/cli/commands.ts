@@ -15,6 +15,7 @@ import { replayCommand } from "./replay-command.ts"
 import { runCommand } from "./run-command.ts"
 import { simCommand } from "./sim-command.ts"
 import { sniffCommand } from "./sniff-command.ts"
+import { upgradeWindowCommand } from "./upgrade-window-command.ts"
 
 const root = Command.make("scorebridge").pipe(
   Command.withDescription("Bridges venue scoreboards and courtside buttons to the Event Highlights Service"),
@@ -28,6 +29,7 @@ const root = Command.make("scorebridge").pipe(
     replayCommand,
     overlayPreviewCommand,
     outboxCommand,
+    upgradeWindowCommand,
     demoCommand,
     simCommand
   ])

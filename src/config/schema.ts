@@ -7,6 +7,7 @@ import { secretRef } from "./secret-ref.ts"
 import { hostPort } from "./host-port.ts"
 import { listenRules } from "./listen-rules.ts"
 import { httpsProblem } from "./urls.ts"
+import { Upgrades } from "./upgrades.ts"
 
 const BaseUrl = Schema.String.check(
   Schema.makeFilter(
@@ -160,6 +161,7 @@ export const Config = Schema.Struct({
       default: "info"
     }).pipe(Schema.withDecodingDefaultKey(Effect.succeed("info" as const)))
   }).annotate({ description: "Logging." }).pipe(Schema.withDecodingDefaultKey(Effect.succeed({}))),
+  upgrades: Upgrades.pipe(Schema.withDecodingDefaultKey(Effect.succeed({}))),
   mqtt: Schema.optionalKey(Mqtt),
   buttons: Schema.optionalKey(Schema.Array(Button).annotate({
     description: "Courtside button sources (devices); places[].actions map their gestures to highlights and undo."
