@@ -16,7 +16,8 @@
 #
 #   SIGNER is --key KEYID (a secret key in $GNUPGHOME, else ~/.gnupg; KEYID! for one subkey) and/or
 #   --keyring FILE (an exported secret key, imported into a throw-away GnuPG home for this run).
-#   --valid-days N   Valid-Until this many days after signing (default 30; 0: no Valid-Until)
+#   --valid-days N   Valid-Until this many days after signing (default 30; 0: no Valid-Until).
+#                    Signing time is now, or SOURCE_DATE_EPOCH when set (reproducible builds).
 #   --replace-keyring   sign with a key the published keyring does not hold (a key rotation: the
 #                    venues must have the new keyring first, or they refuse every update)
 #
@@ -31,7 +32,7 @@ suites=(canary stable)
 architectures=(amd64 arm64)
 keyring_name=scorebridge-archive-keyring.gpg
 
-usage() { sed -n '2,27s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"; }
+usage() { sed -n '2,28s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"; }
 die() { echo "scorebridge-repo: $*" >&2; exit 1; }
 usage_error() { echo "scorebridge-repo: $*" >&2; echo "(scorebridge-repo.sh --help shows the commands)" >&2; exit 2; }
 
@@ -183,8 +184,7 @@ build_suite() {
     gzip -9n <"$stage/main/binary-$arch/Packages" >"$stage/main/binary-$arch/Packages.gz"
     xz -9 <"$stage/main/binary-$arch/Packages" >"$stage/main/binary-$arch/Packages.xz"
   done
-  local valid=()
-  if ((valid_days > 0)); then valid=(-o "APT::FTPArchive::Release::ValidTime=$((valid_days * 86400))"); fi
+  local signed_at=${SOURCE_DATE_EPOCH:-$(date +%s)}
   (cd "$stage" && apt-ftparchive \
     -o APT::FTPArchive::MD5=false -o APT::FTPArchive::SHA1=false \
     -o APT::FTPArchive::Release::Origin=scorebridge \
@@ -193,8 +193,13 @@ build_suite() {
     -o "APT::FTPArchive::Release::Codename=$suite" \
     -o "APT::FTPArchive::Release::Architectures=${architectures[*]}" \
     -o APT::FTPArchive::Release::Components=main \
+    -o "APT::FTPArchive::Release::Date=$(date -u -R -d "@$signed_at")" \
     -o "APT::FTPArchive::Release::Description=scorebridge for venues, $suite ring" \
-    "${valid[@]}" release .) >"$work/Release"
+    release .) >"$work/Release"
+  # Valid-Until written here: apt-ftparchive counts it from its own clock only, not from Date.
+  if ((valid_days > 0)); then
+    sed -i "/^Date: /a Valid-Until: $(date -u -R -d "@$((signed_at + valid_days * 86400))")" "$work/Release"
+  fi
   mv "$work/Release" "$stage/Release"
   sign_release "$stage"
   if [[ -d "$repo/dists/$suite" ]]; then
