@@ -1,6 +1,6 @@
 /**
  * What an outbox item is, and where it stands: shared by the outbox, its SQL and the decoding of
- * its rows. The lists match the table's CHECKs (outbox-database.ts).
+ * its rows. The lists match the table's CHECKs (outbox-schema.ts).
  */
 export const itemKinds = ["click", "score", "undo"] as const
 export type ItemKind = (typeof itemKinds)[number]

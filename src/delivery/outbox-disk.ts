@@ -4,6 +4,7 @@ import { Effect, Latch } from "effect"
 import { describeFailure, OutboxOpenError } from "./outbox-errors.ts"
 import { openOutboxDatabase, outboxFileName } from "./outbox-database.ts"
 import { type OutboxFiles, takeOverSyncing } from "./outbox-files.ts"
+import { newerSchemaNotice } from "./outbox-schema.ts"
 
 /** How long a stop waits for fsyncs in flight before closing the files under them. */
 const closeWaitMs = 3_000
@@ -64,11 +65,11 @@ export class SyncsInFlight {
 }
 
 const open = (stateDirectory: string, file: string, syncs: SyncsInFlight) => {
-  const db = openOutboxDatabase(stateDirectory)
+  const { db, newer } = openOutboxDatabase(stateDirectory)
   try {
     const files = takeOverSyncing(db, file)
     const disk: OutboxDisk = { file, db, syncLog: syncs.track(files.syncLog), syncDatabase: syncs.track(files.syncDatabase) }
-    return { disk, files }
+    return { disk, files, newer }
   } catch (cause) {
     db.close()
     throw cause
@@ -90,14 +91,14 @@ const close = (db: DatabaseSync, files: OutboxFiles, syncs: SyncsInFlight) =>
 export const acquireOutboxDisk = (stateDirectory: string) => {
   const file = path.join(stateDirectory, outboxFileName)
   const syncs = new SyncsInFlight()
-  return Effect.map(
-    Effect.acquireRelease(
-      Effect.try({
-        try: () => open(stateDirectory, file, syncs),
-        catch: (cause) => new OutboxOpenError({ path: file, reason: describeFailure(cause) })
-      }),
-      ({ disk, files }) => close(disk.db, files, syncs)
-    ),
-    ({ disk }) => disk
+  return Effect.acquireRelease(
+    Effect.try({
+      try: () => open(stateDirectory, file, syncs),
+      catch: (cause) => new OutboxOpenError({ path: file, reason: describeFailure(cause) })
+    }),
+    ({ disk, files }) => close(disk.db, files, syncs)
+  ).pipe(
+    Effect.tap(({ newer }) => (newer === undefined ? Effect.void : Effect.logInfo(newerSchemaNotice(file, newer)))),
+    Effect.map(({ disk }) => disk)
   )
 }

@@ -78,7 +78,8 @@ export interface LaneCount {
  * Their fields are left to the service, which judges the bodies, and to the readers that need
  * some (the timeline decodes what it draws): a file written by another version of the bridge
  * holds bodies of other shapes (the first undos held `{ momentKey }`), and an outbox that refused
- * them here would strand them unsent. JSON.parse only makes JSON, so the values go unchecked.
+ * them here would strand them unsent. JSON.parse only makes JSON, so the values go unchecked, and
+ * fields this bridge does not know go to the service as they are.
  */
 const JsonObject = Schema.Record(Schema.String, Schema.Unknown).annotate({ message: "Expected a JSON object" })
 const Payload = Schema.fromJsonString(JsonObject)
@@ -87,7 +88,9 @@ const State = Schema.Literals(itemStates)
 
 /**
  * A row of `items` as SQLite returns it (`SELECT *`), decoded: its JSON columns parsed, its kind and
- * state ones this bridge knows. Encoding gives back the columns. `received_as` is not read.
+ * state ones this bridge knows. Encoding gives back the columns. `received_as` is not read, nor any
+ * column a newer bridge added: a file it left behind after a downgrade is read as this bridge's own
+ * (see the rule in outbox-schema.ts).
  */
 export const ItemRow = Schema.Struct({
   id: Schema.Int,
@@ -152,7 +155,8 @@ const problemOf = (issue: SchemaIssue.Issue): string =>
     )
     .join("; ")
 
-const decodeRow = Schema.decodeUnknownResult(ItemRow, { errors: "all" })
+// "ignore" is the default, spelled out: a newer bridge's columns must not make its items malformed here.
+const decodeRow = Schema.decodeUnknownResult(ItemRow, { errors: "all", onExcessProperty: "ignore" })
 const decodeId = Schema.decodeUnknownOption(Schema.Struct({ id: Schema.Int }))
 
 export const decodeItem = (row: unknown): Result.Result<OutboxItem, MalformedItem> =>

@@ -61,13 +61,16 @@ describe("Outbox opening fails clearly", () => {
     expect((await openError(stateDirectory)).message).toMatch(/corrupt|not an outbox database/)
   })
 
-  it("when the file was written by a newer scorebridge", async () => {
+  // Newer files that record their oldest reader: outbox-newer-schema.test.ts.
+  it("when the file was written by a newer scorebridge and does not say which versions can read it", async () => {
     const stateDirectory = tempStateDirectory()
     await appendSome(stateDirectory, 1)
     const db = new DatabaseSync(path.join(stateDirectory, "outbox.sqlite"))
-    db.exec("PRAGMA user_version = 99")
+    db.exec("DROP TABLE file_format; PRAGMA user_version = 99")
     db.close()
-    expect((await openError(stateDirectory)).message).toContain("newer scorebridge (schema version 99")
+    expect((await openError(stateDirectory)).message).toContain(
+      "newer scorebridge (schema version 99) that this version (schema 5) cannot read: install that newer scorebridge again"
+    )
   })
 })
 
