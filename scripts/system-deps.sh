@@ -52,6 +52,12 @@ deps=(
   "prometheus promtool prometheus"
   # ... and the Alertmanager the office's Prometheus sends its alerts to
   "prometheus-alertmanager prometheus-alertmanager"
+  # the fleet's apt repository: apt-ftparchive indexes it (deploy/apt/scorebridge-repo.sh), xz
+  # compresses its Packages.xz, and gpg makes the test's archive key and signs it
+  # (test/fleet/apt-repository.test.ts)
+  "apt-utils apt-ftparchive"
+  "xz-utils xz"
+  "gpg gpg"
 )
 fuse_packages=" fuse python3-fusepy "
 

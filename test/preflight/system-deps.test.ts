@@ -34,7 +34,10 @@ const packageFiles: Record<string, ReadonlyArray<string>> = {
   e2fsprogs: ["usr/sbin/mkfs.ext4"],
   "util-linux": ["bin/unshare", "bin/nsenter"],
   prometheus: ["bin/promtool", "bin/prometheus"],
-  "prometheus-alertmanager": ["bin/prometheus-alertmanager"]
+  "prometheus-alertmanager": ["bin/prometheus-alertmanager"],
+  "apt-utils": ["bin/apt-ftparchive"],
+  "xz-utils": ["bin/xz"],
+  gpg: ["bin/gpg"]
 }
 
 const putPackage = (root: string, name: string): void => {
