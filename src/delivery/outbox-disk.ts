@@ -4,7 +4,7 @@ import { Effect, Latch } from "effect"
 import { describeFailure, OutboxOpenError } from "./outbox-errors.ts"
 import { openOutboxDatabase, outboxFileName } from "./outbox-database.ts"
 import { type OutboxFiles, takeOverSyncing } from "./outbox-files.ts"
-import { newerSchemaNotice } from "./outbox-schema.ts"
+import { type NewerSchema, newerSchemaNotice } from "./outbox-schema.ts"
 
 /** How long a stop waits for fsyncs in flight before closing the files under them. */
 const closeWaitMs = 3_000
@@ -87,6 +87,16 @@ const close = (db: DatabaseSync, files: OutboxFiles, syncs: SyncsInFlight) =>
     })
   )
 
+// The daemon opens the file more than once (awaitOutbox's probe, then for good; again at a reload):
+// that a newer bridge wrote it is news once per process.
+const toldNewer = new Set<string>()
+
+const tellNewer = (file: string, newer: NewerSchema | undefined) => {
+  if (newer === undefined || toldNewer.has(`${file} ${newer.version}`)) return Effect.void
+  toldNewer.add(`${file} ${newer.version}`)
+  return Effect.logInfo(newerSchemaNotice(file, newer))
+}
+
 /** Opens the outbox file for the scope; it closes with it, once no fsync of it is in flight. */
 export const acquireOutboxDisk = (stateDirectory: string) => {
   const file = path.join(stateDirectory, outboxFileName)
@@ -98,7 +108,7 @@ export const acquireOutboxDisk = (stateDirectory: string) => {
     }),
     ({ disk, files }) => close(disk.db, files, syncs)
   ).pipe(
-    Effect.tap(({ newer }) => (newer === undefined ? Effect.void : Effect.logInfo(newerSchemaNotice(file, newer)))),
+    Effect.tap(({ newer }) => tellNewer(file, newer)),
     Effect.map(({ disk }) => disk)
   )
 }

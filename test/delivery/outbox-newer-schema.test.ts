@@ -1,6 +1,4 @@
 import * as fs from "node:fs"
-import * as path from "node:path"
-import { DatabaseSync } from "node:sqlite"
 import { Effect, Layer, Logger } from "effect"
 import { afterEach, describe, expect, it } from "vitest"
 import { bridgeVersion } from "../../src/domain/version.ts"
@@ -9,74 +7,23 @@ import { migrations, oldestReader, schemaVersion } from "../../src/delivery/outb
 import { outboxStates } from "../support/outbox-file.ts"
 import { eventually } from "../support/eventually.ts"
 import { genericEntry, startDelivery } from "./delivery-harness.ts"
+import {
+  newerBridge,
+  newerVersion,
+  outboxFile,
+  upgradeAdditively,
+  upgradeBreakingly,
+  userVersion,
+  withDatabase
+} from "./newer-outbox.ts"
 import { runWithOutbox, tempStateDirectory } from "./outbox-support.ts"
 
 /**
  * A venue goes back one version of the bridge (an automatic rollback, or by hand): the outbox the
  * newer version left must still be delivered by the older one when the newer one changed it only
- * additively, and refused, untouched, when not. "Newer" here is simulated by editing the file as
- * a future migration would.
+ * additively, and refused, untouched, when not (newer-outbox.ts makes the newer files). The same
+ * with the daemon as a process: downgrade-daemon.test.ts.
  */
-
-const outboxFile = (stateDirectory: string) => path.join(stateDirectory, "outbox.sqlite")
-
-const withDatabase = <A>(stateDirectory: string, body: (db: DatabaseSync) => A): A => {
-  const db = new DatabaseSync(outboxFile(stateDirectory))
-  try {
-    return body(db)
-  } finally {
-    db.close()
-  }
-}
-
-const userVersion = (db: DatabaseSync) => Number(db.prepare("PRAGMA user_version").get()?.["user_version"])
-
-const newerVersion = schemaVersion + 1
-const newerBridge = "9.1.0"
-
-/**
- * What a future additive migration could do: a nullable column on items, a table of its own.
- * Its rows fill the column; one's payload has a field this bridge does not know.
- */
-const upgradeAdditively = (stateDirectory: string, pressedAt: number) =>
-  withDatabase(stateDirectory, (db) => {
-    db.exec(`BEGIN;
-      ALTER TABLE items ADD COLUMN replay_camera TEXT;
-      CREATE TABLE venue_notes (item_id INTEGER PRIMARY KEY, note TEXT NOT NULL) STRICT;
-      UPDATE file_format SET migrated_by = '${newerBridge}';
-      PRAGMA user_version = ${newerVersion};
-      COMMIT;`)
-    const insert = db.prepare(
-      `INSERT INTO items (place, kind, payload, event_key, dedupe_key, created_at, not_before, replay_camera)
-       VALUES ('court-1', $kind, $payload, NULL, $dedupeKey, $createdAt, $createdAt, 'camera-2')`
-    )
-    const ids = [
-      insert.run({ kind: "score", payload: JSON.stringify(genericEntry(1, pressedAt)), dedupeKey: "newer-1", createdAt: pressedAt + 1 }),
-      insert.run({
-        kind: "score",
-        payload: JSON.stringify({ ...genericEntry(2, pressedAt), shotClock: 14 }),
-        dedupeKey: "newer-2",
-        createdAt: pressedAt + 2
-      }),
-      insert.run({
-        kind: "click",
-        payload: JSON.stringify({ timeStamp: pressedAt, metadata: { clickId: "newer-click", team: "home" } }),
-        dedupeKey: "newer-click",
-        createdAt: pressedAt
-      })
-    ].map((run) => Number(run.lastInsertRowid))
-    db.prepare("INSERT INTO venue_notes (item_id, note) VALUES (?, 'kept by the newer bridge')").run(ids[2]!)
-    return ids
-  })
-
-/** What a future breaking migration could do: a column renamed, so older code's SQL no longer fits. */
-const upgradeBreakingly = (stateDirectory: string) =>
-  withDatabase(stateDirectory, (db) =>
-    db.exec(`BEGIN;
-      ALTER TABLE items RENAME COLUMN payload TO body;
-      UPDATE file_format SET oldest_reader = ${schemaVersion + 2}, migrated_by = '10.0.0';
-      PRAGMA user_version = ${schemaVersion + 2};
-      COMMIT;`))
 
 const openError = async (stateDirectory: string) => {
   const exit = await Effect.runPromiseExit(Effect.flip(Effect.scoped(Layer.build(Outbox.layer({ stateDirectory })))))
@@ -128,7 +75,7 @@ describe("an outbox written by a newer bridge", () => {
     const pressedAt = Date.now()
     const [ours] = await runWithOutbox(stateDirectory, (outbox) =>
       outbox.appendAll([{ place: "court-1", kind: "score", payload: genericEntry(0, pressedAt), createdAt: pressedAt }]))
-    const theirs = upgradeAdditively(stateDirectory, pressedAt)
+    const theirs = upgradeAdditively(stateDirectory, { pressedAt, entry: genericEntry })
 
     const d = (delivery = await startDelivery(20, { stateDirectory }))
     // Live before the delivery core starts (its first use builds it): nothing is settled as "no event running".
@@ -156,15 +103,15 @@ describe("an outbox written by a newer bridge", () => {
     })
   }, 30_000)
 
-  it("changed additively: says so in one line of the log", async () => {
+  it("changed additively: says so in one line of the log, however often the daemon opens it", async () => {
     const stateDirectory = tempStateDirectory()
     await runWithOutbox(stateDirectory, () => Effect.void)
-    upgradeAdditively(stateDirectory, Date.now())
+    upgradeAdditively(stateDirectory, { pressedAt: Date.now(), entry: genericEntry })
     const logs: Array<string> = []
     const collector = Logger.make(({ message }) => logs.push(String(Array.isArray(message) ? message.join(" ") : message)))
-    await Effect.runPromise(
-      Outbox.use(() => Effect.void).pipe(Effect.provide(Outbox.layer({ stateDirectory })), Effect.provide(Logger.layer([collector])))
-    )
+    // As the daemon does: a probe while it waits for the state directory, then the outbox it runs with.
+    const open = Outbox.use(() => Effect.void).pipe(Effect.provide(Outbox.layer({ stateDirectory })))
+    await Effect.runPromise(Effect.andThen(open, open).pipe(Effect.provide(Logger.layer([collector]))))
     expect(logs).toEqual([
       `outbox ${outboxFile(stateDirectory)} written by a newer scorebridge (schema ${newerVersion}, scorebridge ${newerBridge}); ` +
       `this version (schema ${schemaVersion}) reads it: pending items are delivered`
@@ -175,7 +122,7 @@ describe("an outbox written by a newer bridge", () => {
     const stateDirectory = tempStateDirectory()
     await runWithOutbox(stateDirectory, () => Effect.void)
     const pressedAt = Date.now()
-    const [score] = upgradeAdditively(stateDirectory, pressedAt)
+    const [score] = upgradeAdditively(stateDirectory, { pressedAt, entry: genericEntry })
     const appended = await runWithOutbox(stateDirectory, (outbox) =>
       Effect.gen(function*() {
         const item = yield* outbox.append({ place: "court-2", kind: "click", payload: { timeStamp: pressedAt }, createdAt: pressedAt })
