@@ -103,6 +103,8 @@ describe("deploy/apt/scorebridge-repo.sh", () => {
     const update = apt.run(["update"])
     expect(update.status, update.output).toBe(0)
     expect(update.output).not.toMatch(/^[WE]:/m)
+    // What unattended-upgrades' Origins-Pattern "origin=scorebridge,suite=canary" is matched against.
+    expect(apt.run(["policy"], "apt-cache").output).toContain("release o=scorebridge,a=canary,n=canary,l=scorebridge,c=main,b=amd64")
     const install = apt.run(["install", "-y", "scorebridge"])
     expect(install.status, install.output).toBe(0)
     expect(install.output).not.toMatch(/WARNING: The following packages cannot be authenticated/)
@@ -169,6 +171,12 @@ describe("deploy/apt/scorebridge-repo.sh", () => {
     expect(apt.installed("scorebridge")).toBe("0.2.0")
     install = apt.run(["install", "-y", "--allow-downgrades", "scorebridge=0.1.0"])
     expect(install.status, install.output).toBe(0)
+    expect(apt.installed("scorebridge")).toBe("0.1.0")
+    // Pinned as docs/fleet.md shows, the venue stays on 0.1.0 though stable offers 0.2.0.
+    apt.pin("Package: scorebridge\nPin: version 0.1.0\nPin-Priority: 1001\n")
+    const upgrade = apt.run(["upgrade", "-y"])
+    expect(upgrade.status, upgrade.output).toBe(0)
+    expect(upgrade.output).toContain("0 upgraded")
     expect(apt.installed("scorebridge")).toBe("0.1.0")
 
     // Withdrawn from canary, 0.3.0 is gone there and stable is untouched.

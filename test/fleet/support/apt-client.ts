@@ -14,6 +14,8 @@ export interface AptClient {
   readonly root: string
   /** apt-get, or apt-cache with `{ tool: "apt-cache" }`; never throws. */
   readonly run: (args: ReadonlyArray<string>, tool?: "apt-get" | "apt-cache") => { readonly status: number | null; readonly output: string }
+  /** Writes an apt preferences file (a pin) in this client's preferences.d. */
+  readonly pin: (preferences: string) => void
   /** The version dpkg has installed in the root, if any. */
   readonly installed: (name: string) => string | undefined
 }
@@ -78,5 +80,6 @@ DPkg::Options { "--root=${root}"; "--force-script-chrootless"; };
     if (stanza === undefined || !/^Status: install ok installed$/m.test(stanza)) return undefined
     return /^Version: (.+)$/m.exec(stanza)?.[1]
   }
-  return { root, run, installed }
+  const pin = (preferences: string) => writeFileSync(join(dir, "preferences.d/scorebridge"), preferences)
+  return { root, run, pin, installed }
 }
