@@ -15,6 +15,7 @@ import { replayCommand } from "./replay-command.ts"
 import { runCommand } from "./run-command.ts"
 import { simCommand } from "./sim-command.ts"
 import { sniffCommand } from "./sniff-command.ts"
+import { upgradeGuardCommand } from "./upgrade-guard-command.ts"
 import { upgradeWindowCommand } from "./upgrade-window-command.ts"
 
 const root = Command.make("scorebridge").pipe(
@@ -30,6 +31,7 @@ const root = Command.make("scorebridge").pipe(
     overlayPreviewCommand,
     outboxCommand,
     upgradeWindowCommand,
+    upgradeGuardCommand,
     demoCommand,
     simCommand
   ])
