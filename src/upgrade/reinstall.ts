@@ -26,8 +26,13 @@ class DpkgFailed extends Schema.TaggedError<DpkgFailed>()("DpkgFailed", { messag
 // A reinstall runs maintainer scripts (stop, start the service): minutes at worst.
 const dpkgTimeoutMs = 10 * 60_000
 
+// The package's maintainer scripts read it: on the guard's own rollback, preinst keeps no copy of
+// the failed version (it would replace the very package being installed) and postinst starts no
+// guard (deploy/debian/preinst, postinst).
+const rollbackEnv = { SCOREBRIDGE_ROLLBACK: "1" }
+
 const run = (command: string, args: ReadonlyArray<string>, input?: string) =>
-  runTool(command, args, { timeoutMs: dpkgTimeoutMs, ...(input === undefined ? {} : { input }) })
+  runTool(command, args, { timeoutMs: dpkgTimeoutMs, env: rollbackEnv, ...(input === undefined ? {} : { input }) })
 
 /** The last lines of what a command said, for the record and the journal. */
 const tail = (text: string) => text.trim().split("\n").slice(-4).join(" | ").slice(-600)

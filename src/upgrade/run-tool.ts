@@ -12,9 +12,13 @@ export interface Ran {
 const outputCap = 64 * 1024
 
 /** Runs a tool to its end (at most `timeoutMs`); never fails: what went wrong is in the answer. */
-export const runTool = (command: string, args: ReadonlyArray<string>, options: { readonly input?: string; readonly timeoutMs: number }) =>
+export const runTool = (
+  command: string,
+  args: ReadonlyArray<string>,
+  options: { readonly input?: string; readonly timeoutMs: number; readonly env?: Readonly<Record<string, string>> }
+) =>
   Effect.callback<Ran>((resume) => {
-    const child = spawn(command, args, { stdio: ["pipe", "pipe", "pipe"], timeout: options.timeoutMs })
+    const child = spawn(command, args, { stdio: ["pipe", "pipe", "pipe"], timeout: options.timeoutMs, env: { ...process.env, ...options.env } })
     let stdout = ""
     let stderr = ""
     child.stdout.on("data", (chunk: Buffer) => void (stdout = (stdout + chunk.toString("utf8")).slice(-outputCap)))
