@@ -27,7 +27,7 @@ const Guard = Schema.Struct({
     default: 15
   }).pipe(Schema.withDecodingDefaultKey(Effect.succeed(15))),
   maxRestarts: Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 100 })).annotate({
-    description: "This many restarts of the service during the watch count as a restart loop.",
+    description: "More restarts of the service than this during the watch count as a restart loop.",
     default: 3
   }).pipe(Schema.withDecodingDefaultKey(Effect.succeed(3))),
   deliverWithinMinutes: Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 24 * 60 })).annotate({
