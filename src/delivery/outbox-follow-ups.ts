@@ -27,7 +27,8 @@ const FollowUpRow = Schema.Struct({
   last_error: Schema.NullOr(Schema.String),
   settled_at: Schema.NullOr(Schema.Int)
 })
-const decodeRow = Schema.decodeUnknownResult(FollowUpRow)
+// Columns a newer bridge added are dropped, as the items' are (see the rule in outbox-schema.ts).
+const decodeRow = Schema.decodeUnknownResult(FollowUpRow, { onExcessProperty: "ignore" })
 
 const toFollowUp = (row: typeof FollowUpRow.Type): FollowUp => ({
   clickId: row.click_id,
