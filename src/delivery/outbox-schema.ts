@@ -149,7 +149,7 @@ const fileFormatOf = (db: DatabaseSync): { readonly oldestReader: number; readon
 }
 
 /** Checks, before anything is written, that this bridge may open a file of schema `version`. */
-const newerSchema = (db: DatabaseSync, version: number): NewerSchema | undefined => {
+const checkReadable = (db: DatabaseSync, version: number): NewerSchema | undefined => {
   if (version <= schemaVersion) return undefined
   const format = fileFormatOf(db)
   if (format !== undefined && format.oldestReader <= schemaVersion) return { version, migratedBy: format.migratedBy }
@@ -168,7 +168,7 @@ const newerSchema = (db: DatabaseSync, version: number): NewerSchema | undefined
  */
 export const migrate = (db: DatabaseSync): { readonly from: number; readonly newer: NewerSchema | undefined } => {
   const version = Number(db.prepare("PRAGMA user_version").get()?.["user_version"] ?? 0)
-  const newer = newerSchema(db, version)
+  const newer = checkReadable(db, version)
   // BEGIN IMMEDIATE takes the write lock even with nothing to migrate: a file that cannot be
   // written fails here, at start-up, rather than on the first acknowledged input.
   db.exec("BEGIN IMMEDIATE")
