@@ -1,5 +1,6 @@
 import { Layer } from "effect"
 import type { Config } from "../config/schema.ts"
+import { packageDirectory, rollbackFile } from "../upgrade/rollback-record.ts"
 import { linkOfType } from "../config/buttons.ts"
 import { type LinkDescription, scoreboardLink } from "../config/scoreboard-link.ts"
 import { bridgeStateLayer } from "./bridge-state.ts"
@@ -25,7 +26,8 @@ export const statusOptionsOf = (config: Config): StatusOptions => ({
   mqtt: config.mqtt !== undefined,
   thresholds: { noDataAfterMs: config.status.noDataAfterSeconds * 1000, stuckAfterMs: config.status.stuckAfterSeconds * 1000 },
   clips: { followUp: config.clips.followUp, problemAfterClicks: config.clips.problemAfterClicks },
-  ...(config.venue === undefined ? {} : { venue: config.venue })
+  ...(config.venue === undefined ? {} : { venue: config.venue }),
+  rollbackFile: rollbackFile(packageDirectory())
 })
 
 /**

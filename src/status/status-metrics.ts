@@ -45,6 +45,11 @@ const suspended = gauge("scorebridge_token_suspended", "1 while delivery is paus
 const backoff = gauge("scorebridge_backoff_seconds", "Remaining 429 back-off of the token")
 const clockSkew = gauge("scorebridge_clock_skew_seconds", "Service clock minus this machine's, from the last answer's Date header (about ±1 s); absent until the service answered")
 const startTime = gauge("scorebridge_start_time_seconds", "When the bridge started or was last reloaded, Unix seconds: a change is a restart")
+const rollbackInfo = gauge(
+  "scorebridge_rollback_info",
+  "1 while the upgrade guard's record of an automatic rollback is on the mini-PC: the upgrade it undid (from the kept version, to the one that failed) and why (reason_kind: never_ready, down, restart_loop, not_delivering); absent without a record"
+)
+const rolledBackAt = gauge("scorebridge_rolled_back_at_seconds", "When the upgrade guard rolled the bridge back to the kept version, Unix seconds; absent without a record")
 const withoutClip = gauge("scorebridge_clicks_without_clip", "Clicks in a row that made no clip, once there are clips.problemAfterClicks of them (the court's problem line); 0 when fine")
 
 const snake = (text: string) => text.replace(/-/gu, "_").replace(/([a-z])([A-Z])/gu, "$1_$2").toLowerCase()
@@ -67,6 +72,21 @@ export const makeStatusMetrics = (options: { readonly followsClips: boolean; rea
     value > 0 ? Metric.update(Metric.withAttributes(metric, labelled(attributes)), value) : Effect.void
   const seenStats = new Map<string, DecoderStats>()
   let seenDisk: OutboxDiskStats | undefined
+  let shownRollback: Record<string, string> | undefined
+
+  // A record that goes (a later version passed its watch) or changes takes its old series with it.
+  const rollbackSeries = (rollback: StatusSnapshot["rollback"]) =>
+    Effect.gen(function*() {
+      const attributes = rollback === null ? undefined : labelled({ from: rollback.from, to: rollback.to, reason_kind: rollback.reasonKind })
+      if (shownRollback !== undefined && JSON.stringify(shownRollback) !== JSON.stringify(attributes)) {
+        yield* Metric.remove(Metric.withAttributes(rollbackInfo, shownRollback))
+        yield* Metric.remove(Metric.withAttributes(rolledBackAt, labelled({})))
+      }
+      shownRollback = attributes
+      if (rollback === null || attributes === undefined) return
+      yield* Metric.update(Metric.withAttributes(rollbackInfo, attributes), 1)
+      yield* Metric.update(Metric.withAttributes(rolledBackAt, labelled({})), rollback.at / 1000)
+    })
 
   // The outbox's disk totals are running totals too, from zero when the outbox opened.
   const diskDelta = (stats: OutboxDiskStats) =>
@@ -166,6 +186,7 @@ export const makeStatusMetrics = (options: { readonly followsClips: boolean; rea
         yield* set(startTime, {}, snapshot.startedAt / 1000)
         if (snapshot.clockSkewMs !== null) yield* set(clockSkew, {}, snapshot.clockSkewMs / 1000)
         yield* diskDelta(snapshot.outboxDisk)
+        yield* rollbackSeries(snapshot.rollback)
         for (const link of snapshot.links) yield* bornAtZero(`link:${link.name}`, [[linkConnects, { link: link.name }], [linkDrops, { link: link.name }]])
         for (const link of snapshot.links) yield* set(linkUp, { link: link.name }, link.up ? 1 : 0)
         const token = snapshot.token

@@ -17,6 +17,7 @@ import { clipProblemOf, clipRun, clipsFirstRead, clipsLongRead, lastClickOf } fr
 import { buttonView, defaultThresholds, scoreboardView, type SourceView, type Thresholds } from "./liveness.ts"
 import { type LinkRecord, nextLink, PlaceTracker } from "./place-tracker.ts"
 import { readingText } from "./reading-text.ts"
+import { makeRollbackNotice } from "./rollback-notice.ts"
 import { makeStatusMetrics } from "./status-metrics.ts"
 import type { LinkStatus, PlaceStatus, StatusSnapshot } from "./status-snapshot.ts"
 
@@ -40,6 +41,8 @@ export interface StatusOptions {
   readonly clips?: { readonly followUp: boolean; readonly problemAfterClicks: number }
   /** The fleet's name for this site: a `venue` label on every metric series. */
   readonly venue?: string | undefined
+  /** The upgrade guard's record of an automatic rollback (src/upgrade/rollback-record.ts); absent: none is looked for. */
+  readonly rollbackFile?: string | undefined
 }
 
 /**
@@ -76,6 +79,11 @@ const make = Effect.fnUntraced(function*(options: StatusOptions) {
     const last = yield* outbox.lastOf(tracker.key, "score").pipe(Effect.orElseSucceed(() => Option.none<OutboxItem>()))
     if (Option.isSome(last)) tracker.restore(last.value)
   }
+
+  const rollback = options.rollbackFile === undefined ? Effect.succeed(null) : makeRollbackNotice(options.rollbackFile)
+  // Said once at start-up, for the journal; the page and /metrics show it for as long as the record is there.
+  const rolledBack = yield* rollback
+  if (rolledBack !== null) yield* Effect.logWarning(rolledBack.text)
 
   // Subscribed before this layer returns, so the pipelines started after it lose nothing.
   const stream = yield* bus.subscribe
@@ -255,7 +263,8 @@ const make = Effect.fnUntraced(function*(options: StatusOptions) {
       timelines: Object.fromEntries(options.places.map((p) => [
         p.key,
         timelineVersion(counts.filter((c) => c.place === p.key), known.get(p.key), settled.find((s) => s.place === p.key))
-      ]))
+      ])),
+      rollback: yield* rollback
     } satisfies StatusSnapshot
   })
 

@@ -24,6 +24,8 @@ header .meta { color:#9ca3af; font-size:13px; margin-left:auto; }
 .ok { background:var(--live); } .warn { background:var(--nodata); } .bad { background:var(--down); } .neutral { background:#4b5563; } .blue { background:var(--info); }
 main { padding:16px; max-width:1280px; margin:0 auto; }
 #banner { display:none; background:#fee2e2; color:#7f1d1d; border:1px solid #fecaca; padding:10px 14px; border-radius:10px; margin-bottom:14px; font-weight:600; }
+#rollback { display:none; background:#fff7ed; color:#7c2d12; border:1px solid #fdba74; border-left:6px solid #ea580c; padding:10px 14px; border-radius:10px; margin-bottom:14px; font-weight:600; overflow-wrap:anywhere; }
+#rollback code { font:13px ui-monospace,SFMono-Regular,Menlo,Consolas,monospace; background:#ffedd5; padding:1px 5px; border-radius:5px; }
 #reasons { margin:0 0 14px; padding:10px 14px 10px 30px; background:#fff7ed; border:1px solid #fed7aa; border-radius:10px; color:#7c2d12; }
 #reasons:empty { display:none; }
 .grid { display:grid; grid-template-columns:repeat(auto-fit,minmax(360px,1fr)); gap:16px; align-items:start; }
@@ -63,6 +65,7 @@ tr:last-child td { border-bottom:none; } td:first-child { white-space:nowrap; co
 <header><h1>scorebridge</h1><span id="overall" class="pill neutral">LOADING</span><span class="meta" id="meta"></span></header>
 <main>
 <div id="banner"></div>
+<div id="rollback" data-rollback></div>
 <ul id="reasons"></ul>
 <div class="grid" id="places"></div>
 <section class="panel"><h3>Service token</h3><table id="token"></table></section>
@@ -141,11 +144,15 @@ function card(p, now) {
     p.errors.slice(0, 8).forEach(function (e) { ul.appendChild(el("li", null, clock(e.at) + "  " + e.text + (e.times > 1 ? "  (×" + e.times + ")" : ""))); }); det.appendChild(ul); c.appendChild(det); }
   return c;
 }
+// The upgrade guard went back a version: said until a later version passes its watch. \`command\` parts in <code>.
+function rollback(r) { var b = document.getElementById("rollback"); b.replaceChildren(); b.style.display = r ? "block" : "none"; if (!r) return;
+  r.text.split("\u0060").forEach(function (part, i) { b.appendChild(i % 2 === 1 ? el("code", null, part) : document.createTextNode(part)); }); }
 function table(id, rows) { var t = document.getElementById(id); t.replaceChildren(); rows.forEach(function (r) { var tr = el("tr"); r.forEach(function (v) { var td = el("td"); if (v instanceof Node) td.appendChild(v); else td.textContent = v; tr.appendChild(td); }); t.appendChild(tr); }); }
 function render(s) {
   var now = s.generatedAt;
   var overall = document.getElementById("overall"); overall.textContent = s.healthy ? "ALL LIVE" : s.reasons.length + " PROBLEM" + (s.reasons.length > 1 ? "S" : ""); overall.className = "pill " + (s.healthy ? "ok" : "bad");
   document.getElementById("meta").textContent = "updated " + clock(now) + " · running since " + clock(s.startedAt) + (s.clockSkewMs === null ? "" : " · clock vs service " + (s.clockSkewMs >= 0 ? "+" : "") + (s.clockSkewMs / 1000).toFixed(1) + " s");
+  rollback(s.rollback);
   var reasons = document.getElementById("reasons"); reasons.replaceChildren(); s.reasons.forEach(function (r) { reasons.appendChild(el("li", null, r)); });
   var places = document.getElementById("places"); places.replaceChildren(); s.places.forEach(function (p) { places.appendChild(card(p, now)); });
   showTimelines(s.timelines);

@@ -5,6 +5,7 @@ import type { OutboxDiskStats } from "../delivery/slow-disk.ts"
 import type { Reading } from "../domain/reading.ts"
 import type { Badge } from "./liveness.ts"
 import type { ErrorNote, LastEntry, LastPress } from "./place-tracker.ts"
+import type { RollbackNotice } from "./rollback-notice.ts"
 
 /** The place's newest followed click (see src/delivery/follow-up.ts). */
 export interface LastClick {
@@ -105,5 +106,7 @@ export interface StatusSnapshot {
   readonly thresholds: { readonly noDataAfterMs: number; readonly stuckAfterMs: number }
   /** Per place, a tag that changes whenever its timeline can: the page re-requests the picture only then. */
   readonly timelines: Readonly<Record<string, string>>
+  /** The upgrade guard went back to the previous version (its record in the package's directory); null: no record. */
+  readonly rollback: RollbackNotice | null
 }
 

@@ -113,7 +113,8 @@ describe("the metrics only the alerts read", () => {
     clockSkewMs,
     outboxDisk,
     thresholds: { noDataAfterMs: 10_000, stuckAfterMs: 120_000 },
-    timelines: {}
+    timelines: {},
+    rollback: null
   })
   const disk = (fsyncs: number, fsyncSeconds: number, slowFsyncs: number, slowCommits: number) => ({ fsyncs, fsyncSeconds, slowFsyncs, slowCommits })
 
