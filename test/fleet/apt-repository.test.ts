@@ -3,7 +3,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSyn
 import { tmpdir } from "node:os"
 import { join, relative } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { makeAptClient } from "./support/apt-client.ts"
+import { type AptSource, makeAptClient } from "./support/apt-client.ts"
 import { type ArchiveKey, makeArchiveKey } from "./support/archive-key.ts"
 
 /**
@@ -50,6 +50,11 @@ const ok = (args: ReadonlyArray<string>, env?: NodeJS.ProcessEnv) => {
   return result.stdout
 }
 
+// What the real package's bundled Node needs of the system (scripts/package/control.ts); a venue's
+// root stands them in from the host's dpkg.
+const runtimeDepends = "libc6 (>= 2.28), libstdc++6 (>= 5.2), libgcc-s1 | libgcc1"
+const hostPackages = ["libc6", "libstdc++6", "libgcc-s1"]
+
 /** A minimal scorebridge .deb: its program prints its version, so the test can tell which one landed. */
 const tinyDeb = (version: string, arch: "amd64" | "arm64", marker = version): string => {
   const tree = mkdtempSync(join(dir, `deb-${version}-${arch}-`))
@@ -57,7 +62,7 @@ const tinyDeb = (version: string, arch: "amd64" | "arm64", marker = version): st
   mkdirSync(join(tree, "usr/lib/scorebridge/bin"), { recursive: true })
   writeFileSync(
     join(tree, "DEBIAN/control"),
-    `Package: scorebridge\nVersion: ${version}\nArchitecture: ${arch}\nMaintainer: Test <test@example.com>\nDescription: bridge scoreboards and buttons to the highlights service (test build)\n`
+    `Package: scorebridge\nVersion: ${version}\nArchitecture: ${arch}\nDepends: ${runtimeDepends}\nMaintainer: Test <test@example.com>\nDescription: bridge scoreboards and buttons to the highlights service (test build)\n`
   )
   const program = join(tree, "usr/lib/scorebridge/bin/scorebridge")
   writeFileSync(program, `#!/bin/sh\necho ${marker}\n`)
@@ -68,6 +73,7 @@ const tinyDeb = (version: string, arch: "amd64" | "arm64", marker = version): st
 }
 
 const newRepo = (name: string) => join(dir, name)
+const venue = (aptDir: string, source: AptSource) => makeAptClient(aptDir, source, { hostPackages })
 const withKey = (key: ArchiveKey) => ["--key", key.fingerprint]
 
 describe("deploy/apt/scorebridge-repo.sh", () => {
@@ -95,7 +101,7 @@ describe("deploy/apt/scorebridge-repo.sh", () => {
     }
     expect(readdirSync(join(repo, "dists/canary")).sort()).toEqual(["InRelease", "Release", "Release.gpg", "main"])
 
-    const apt = makeAptClient(join(dir, "venue-installs"), {
+    const apt = venue(join(dir, "venue-installs"), {
       repo,
       suite: "canary",
       signedBy: join(repo, keyringName)
@@ -107,7 +113,7 @@ describe("deploy/apt/scorebridge-repo.sh", () => {
     expect(apt.run(["policy"], "apt-cache").output).toContain("release o=scorebridge,a=canary,n=canary,l=scorebridge,c=main,b=amd64")
     const install = apt.run(["install", "-y", "scorebridge"])
     expect(install.status, install.output).toBe(0)
-    expect(install.output).not.toMatch(/WARNING: The following packages cannot be authenticated/)
+    expect(install.output).not.toMatch(/WARNING: The following packages cannot be authenticated|dpkg: warning/)
     expect(apt.installed("scorebridge")).toBe("0.1.0")
     expect(execFileSync(join(apt.root, "usr/lib/scorebridge/bin/scorebridge"), { encoding: "utf8" }).trim()).toBe("0.1.0")
 
@@ -128,7 +134,7 @@ describe("deploy/apt/scorebridge-repo.sh", () => {
     const strangerKeyring = join(dir, "stranger-keyring.gpg")
     stranger.gpg("--export", "--output", strangerKeyring, stranger.fingerprint)
 
-    const apt = makeAptClient(join(dir, "venue-refuses"), { repo, suite: "canary", signedBy: strangerKeyring })
+    const apt = venue(join(dir, "venue-refuses"), { repo, suite: "canary", signedBy: strangerKeyring })
     const update = apt.run(["update"])
     expect(update.status, update.output).not.toBe(0)
     expect(update.output).toMatch(/NO_PUBKEY|not signed/)
@@ -160,7 +166,7 @@ describe("deploy/apt/scorebridge-repo.sh", () => {
     expect(unknown.output).toContain("canary has no scorebridge 0.9.0 (it has: 0.1.0 0.2.0 0.3.0)")
 
     // A stable venue sees the promoted versions only, takes the newest, and can go back to the older one.
-    const apt = makeAptClient(join(dir, "venue-stable"), { repo, suite: "stable", signedBy: join(repo, keyringName) })
+    const apt = venue(join(dir, "venue-stable"), { repo, suite: "stable", signedBy: join(repo, keyringName) })
     expect(apt.run(["update"]).status).toBe(0)
     const madison = apt.run(["madison", "scorebridge"], "apt-cache")
     expect(madison.output).toMatch(/scorebridge \|\s+0\.2\.0 \| file:\S+ stable\/main amd64 Packages/)
@@ -192,7 +198,7 @@ describe("deploy/apt/scorebridge-repo.sh", () => {
       ...office.env,
       SOURCE_DATE_EPOCH: String(fortyDaysAgo)
     })
-    const apt = makeAptClient(join(dir, "venue-expired"), { repo, suite: "canary", signedBy: join(repo, keyringName) })
+    const apt = venue(join(dir, "venue-expired"), { repo, suite: "canary", signedBy: join(repo, keyringName) })
     const stale = apt.run(["update"])
     expect(stale.status, stale.output).not.toBe(0)
     expect(stale.output).toMatch(/no longer valid|expired/)

@@ -40,8 +40,12 @@ export const makeAptClient = (
   }
   for (const sub of ["info", "updates", "triggers"]) mkdirSync(join(root, "var/lib/dpkg", sub), { recursive: true })
   const status = join(root, "var/lib/dpkg/status")
+  // The host's stanzas stand in for libraries the root does not really hold: without their own
+  // relations (libstdc++6 would pull gcc-12-base, and so on), and with an empty file list each.
   const seeded = hostPackages.length === 0 ? "" : execFileSync("dpkg", ["-s", ...hostPackages], { encoding: "utf8" })
-  writeFileSync(status, seeded === "" ? "" : `${seeded.trimEnd()}\n\n`)
+  const standIns = seeded.split("\n").filter((line) => !/^(Pre-Depends|Depends|Breaks|Conflicts|Recommends|Suggests): /.test(line))
+  writeFileSync(status, seeded === "" ? "" : `${standIns.join("\n").trimEnd()}\n\n`)
+  for (const name of hostPackages) writeFileSync(join(root, "var/lib/dpkg/info", `${name}:amd64.list`), "")
   writeFileSync(join(root, "var/lib/dpkg/available"), "")
   writeFileSync(join(dir, "sources.list"), `deb [signed-by=${source.signedBy}] file:${source.repo} ${source.suite} main\n`)
   const config = join(dir, "apt.conf")
