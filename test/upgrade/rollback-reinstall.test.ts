@@ -35,6 +35,8 @@ const tinyPackage = (dir: string, version: string): string => {
     "Description: rollback test package",
     ""
   ].join("\n"))
+  // Notes how it was called, as the real preinst decides by it whether to keep a copy.
+  writeFileSync(join(tree, "DEBIAN/preinst"), '#!/bin/sh\necho "$1 ${SCOREBRIDGE_ROLLBACK:-}" >>"$DPKG_ROOT/preinst.log"\n', { mode: 0o755 })
   const deb = join(dir, `scorebridge_${version}_${arch}.deb`)
   execFileSync("dpkg-deb", ["--root-owner-group", "--build", tree, deb], { stdio: "pipe" })
   return deb
@@ -92,6 +94,8 @@ describe("going back to the kept package, in a throw-away root", () => {
     expect(readRecord(packageDirectory)).toEqual(record)
     expect(statSync(join(packageDirectory, "rollback.json")).mode & 0o777).toBe(0o644)
     expect(said.join("\n")).toContain("scorebridge is held at 0.1.0")
+    // The package's scripts are told it is the guard's rollback (deploy/debian/preinst, postinst).
+    expect(readFileSync(join(root, "preinst.log"), "utf8").trim().split("\n").at(-1)).toBe("upgrade 1")
   })
 
   it("with no kept package, says so and writes reinstalled: false; 0.2.0 stays, not held", async () => {
