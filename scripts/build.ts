@@ -10,7 +10,13 @@ import { build, type Plugin } from "esbuild"
 const root = join(import.meta.dirname, "..")
 // Another directory builds a copy elsewhere: the garbage fault test lays out an installed bridge
 // from the sources under test, leaving the work tree's dist/ alone.
-const outdir = process.argv[2] ?? join(root, "dist")
+// `--version V` bundles V as the bridge's version (src/domain/version.ts): scripts/package.ts
+// builds packages of other versions with it, e.g. the second version an upgrade test installs.
+const versionFlag = process.argv.indexOf("--version")
+const version = versionFlag === -1 ? undefined : process.argv[versionFlag + 1]
+const positional = process.argv.slice(2).filter((arg, i, all) => arg !== "--version" && all[i - 1] !== "--version")
+const outdir = positional[0] ?? join(root, "dist")
+const define: Record<string, string> = version === undefined ? {} : { SCOREBRIDGE_BUILD_VERSION: JSON.stringify(version) }
 const chunkPrefix = "chunk-"
 
 // Node's own modules are loaded with require(), not `import`. For an `import`, Node builds the
@@ -61,6 +67,7 @@ const result = await build({
   minifyWhitespace: true,
   minifySyntax: true,
   plugins: [builtinsThroughRequire],
+  define,
   logLevel: "warning"
 })
 

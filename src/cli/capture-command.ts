@@ -1,3 +1,4 @@
+import { bridgeVersion } from "../domain/version.ts"
 import { Console, Effect, Option } from "effect"
 import { Command, Flag } from "effect/cli"
 import { capture } from "../commissioning/capture.ts"
@@ -54,4 +55,4 @@ export const captureCommand = Command.make(
 )
 
 /** Runs `capture` with the given arguments (without the leading `capture`), as `scorebridge capture …` would. */
-export const runCapture = Command.runWith(captureCommand, { version: "0.1.0" })
+export const runCapture = Command.runWith(captureCommand, { version: bridgeVersion })

@@ -1,3 +1,4 @@
+import { bridgeVersion } from "../domain/version.ts"
 import { Console, Effect } from "effect"
 import { Command } from "effect/cli"
 import { allPassed, type CheckOutcome, fail, formatOutcome, ok, summaryLine } from "../commissioning/check-outcome.ts"
@@ -55,4 +56,4 @@ export const doctorCommand = Command.make(
 )
 
 /** Runs `doctor` with the given arguments (without the leading `doctor`), as `scorebridge doctor …` would. */
-export const runDoctor = Command.runWith(doctorCommand, { version: "0.1.0" })
+export const runDoctor = Command.runWith(doctorCommand, { version: bridgeVersion })

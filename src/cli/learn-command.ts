@@ -1,3 +1,4 @@
+import { bridgeVersion } from "../domain/version.ts"
 import { existsSync } from "node:fs"
 import { Console, Effect, Option } from "effect"
 import { Command, Flag } from "effect/cli"
@@ -82,4 +83,4 @@ export const learnCommand = Command.make(
 )
 
 /** Runs `learn` with the given arguments (without the leading `learn`), as `scorebridge learn …` would. */
-export const runLearn = Command.runWith(learnCommand, { version: "0.1.0" })
+export const runLearn = Command.runWith(learnCommand, { version: bridgeVersion })

@@ -1,3 +1,4 @@
+import { bridgeVersion } from "../domain/version.ts"
 import { Console, Effect, Option } from "effect"
 import { Command, Flag } from "effect/cli"
 import { checkOverlay } from "../clicks/overlay-rules.ts"
@@ -108,4 +109,4 @@ export const overlayPreviewCommand = Command.make(
 )
 
 /** Runs `overlay-preview` with the given arguments (without the leading `overlay-preview`). */
-export const runOverlayPreview = Command.runWith(overlayPreviewCommand, { version: "0.1.0" })
+export const runOverlayPreview = Command.runWith(overlayPreviewCommand, { version: bridgeVersion })

@@ -1,3 +1,4 @@
+import { bridgeVersion } from "../domain/version.ts"
 import { Console, Effect, Option } from "effect"
 import { Argument, Command, Flag } from "effect/cli"
 import { parseAutoRules } from "../config/auto-highlights.ts"
@@ -92,4 +93,4 @@ export const replayCommand = Command.make(
 )
 
 /** Runs `replay` with the given arguments (without the leading `replay`), as `scorebridge replay …` would. */
-export const runReplay = Command.runWith(replayCommand, { version: "0.1.0" })
+export const runReplay = Command.runWith(replayCommand, { version: bridgeVersion })

@@ -1,3 +1,4 @@
+import { bridgeVersion } from "../domain/version.ts"
 import { Console, Effect, Option } from "effect"
 import { Command, Flag } from "effect/cli"
 import { CommissioningFailure, exitUsage } from "../commissioning/commissioning-failure.ts"
@@ -65,4 +66,4 @@ export const sniffCommand = Command.make(
 )
 
 /** Runs `sniff` with the given arguments (without the leading `sniff`), as `scorebridge sniff …` would. */
-export const runSniff = Command.runWith(sniffCommand, { version: "0.1.0" })
+export const runSniff = Command.runWith(sniffCommand, { version: bridgeVersion })
