@@ -5,6 +5,7 @@ import * as NodeServices from "@effect/platform-node/NodeServices"
 import { Effect } from "effect"
 import { Command } from "effect/cli"
 import { demoCommand } from "../demo/demo-command.ts"
+import { bridgeVersion } from "../domain/version.ts"
 import { captureCommand } from "./capture-command.ts"
 import { checkCommand } from "./check-command.ts"
 import { doctorCommand } from "./doctor-command.ts"
@@ -40,7 +41,7 @@ const root = Command.make("scorebridge").pipe(
 /** Every command, parsed by effect/cli from process.argv. */
 export const main = (): void =>
   root.pipe(
-    Command.run({ version: "0.1.0" }),
+    Command.run({ version: bridgeVersion }),
     Effect.provide(NodeServices.layer),
     NodeRuntime.runMain
   )
