@@ -153,17 +153,19 @@ export const observe = (settings: GuardSettings, state: GuardState, o: Observati
     return failed("restart_loop", `restarted ${restarts} times since the upgrade (more than ${settings.maxRestarts}): a restart loop`)
   }
   if (!next.everReady && (o.at - state.startedAt >= settings.readyWithinMs || watchOver)) {
-    return failed("never_ready", `never READY within ${minutesText(o.at - state.startedAt)} of the upgrade (${unitText(o.unit)})`)
+    // The allowance, not the time the last look happened to come at: the same words on every machine.
+    const allowed = Math.min(settings.readyWithinMs, settings.watchMs)
+    return failed("never_ready", `never READY within ${minutesText(allowed)} of the upgrade (${unitText(o.unit)})`)
   }
   // Stopped by someone (inactive) is a decision, not a failure of the version.
   const stoppedByHand = o.unit?.activeState === "inactive"
   if (next.everReady && next.notReadySince !== null && !stoppedByHand && o.at - next.notReadySince >= settings.readyWithinMs) {
-    return failed("down", `not running since ${clockText(next.notReadySince)}, ${minutesText(o.at - next.notReadySince)} (${unitText(o.unit)})`)
+    return failed("down", `not running since ${clockText(next.notReadySince)}, over ${minutesText(settings.readyWithinMs)} (${unitText(o.unit)})`)
   }
   if (daemon !== null && daemon.pending > 0 && o.at - next.deliveryFineAt >= settings.deliverWithinMs) {
     return failed(
       "not_delivering",
-      `${daemon.pending} items pending and nothing delivered for ${minutesText(o.at - next.deliveryFineAt)} while the service answers`
+      `${daemon.pending} items pending and nothing delivered for ${minutesText(settings.deliverWithinMs)} while the service answers`
     )
   }
   if (!watchOver) return { state: next, verdict: { _tag: "Watching" } }

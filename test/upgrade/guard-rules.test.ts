@@ -92,7 +92,7 @@ describe("the upgrade guard's rules", () => {
         daemon: ms < failedAt ? idle : null,
         service: "answering"
       }), failedAt + 3 * min)
-      assert.strictEqual(verdict._tag === "Failed" ? verdict.failure.text : "", "not running since 14:05Z, 3 min (systemd says failed/failed)")
+      assert.strictEqual(verdict._tag === "Failed" ? verdict.failure.text : "", "not running since 14:05Z, over 3 min (systemd says failed/failed)")
 
       const stopped = yield* comesAt((ms) => ({
         unit: ms < failedAt ? running : { activeState: "inactive", subState: "dead", restarts: 0 },
