@@ -12,7 +12,7 @@
 // a test installs; venues get xz. Prints one line per package: its path, size and what it needs of glibc.
 import { execFileSync } from "node:child_process"
 import { createHash } from "node:crypto"
-import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs"
+import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs"
 import { homedir } from "node:os"
 import { join, relative } from "node:path"
 import { parseArgs } from "node:util"
@@ -73,7 +73,7 @@ const run = (command: string, args: ReadonlyArray<string>, cwd = root): void => 
 }
 
 // The bundle is the same for both architectures: built once per run, into a directory of its own.
-const bundle = join(out, `.bundle-${version}`)
+const bundle = join(out, `.bundle-${version}-${process.pid}`)
 rmSync(bundle, { recursive: true, force: true })
 run(process.execPath, [join(root, "scripts/build.ts"), bundle, "--version", version])
 
@@ -92,7 +92,7 @@ const copyModule = (from: string, to: string): void => {
 }
 
 const buildOne = (arch: Architecture): string => {
-  const stage = join(out, `.stage-${version}-${arch}`)
+  const stage = join(out, `.stage-${version}-${arch}-${process.pid}`)
   rmSync(stage, { recursive: true, force: true })
   mkdirSync(join(stage, "DEBIAN"), { recursive: true })
   const at = (path: string): string => join(stage, path)
@@ -123,9 +123,9 @@ const buildOne = (arch: Architecture): string => {
   const units = at("lib/systemd/system")
   mkdirSync(units, { recursive: true })
   writeFileSync(join(units, "scorebridge.service"), packagedUnit(readFileSync(join(root, "systemd/scorebridge.service"), "utf8")))
+  // The fleet's Prometheus agent ships disabled (docs/fleet.md says how to turn it on).
   for (const unit of ["scorebridge-upgrade-guard.service", "scorebridge-prometheus-agent.service"]) {
-    const source = join(root, "systemd", unit)
-    if (existsSync(source)) writeFileSync(join(units, unit), packagedUnit(readFileSync(source, "utf8")))
+    writeFileSync(join(units, unit), packagedUnit(readFileSync(join(root, "systemd", unit), "utf8")))
   }
   mkdirSync(join(units, "apt-daily-upgrade.service.d"), { recursive: true })
   copyFileSync(join(debian, "apt-daily-upgrade-window.conf"), join(units, "apt-daily-upgrade.service.d/scorebridge-upgrade-window.conf"))
@@ -152,8 +152,11 @@ const buildOne = (arch: Architecture): string => {
 
   mkdirSync(out, { recursive: true })
   const deb = join(out, `scorebridge_${version}_${arch}.deb`)
+  const partial = `${deb}.${process.pid}.partial`
   // xz: what every Debian since 10 and Ubuntu since 20.04 unpack (zstd only from Debian 12).
-  run("dpkg-deb", ["--root-owner-group", `-Z${compression}`, compression === "xz" ? "-z6" : "-z1", "--build", stage, deb])
+  // Built aside and renamed: whoever reads dist/deb (a test, a repository script) never sees half a package.
+  run("dpkg-deb", ["--root-owner-group", `-Z${compression}`, compression === "xz" ? "-z6" : "-z1", "--build", stage, partial])
+  renameSync(partial, deb)
   rmSync(stage, { recursive: true, force: true })
   return deb
 }

@@ -21,9 +21,6 @@ export const controlFile = ({ version, arch, glibc, installedSizeKiB }: ControlF
     // Node's official Linux builds link libstdc++ (GLIBCXX_3.4.21, gcc 5) and libgcc_s dynamically;
     // libgcc1 is libgcc-s1's name before Debian 11 and Ubuntu 20.10.
     `Depends: libc6 (>= ${glibc}), libstdc++6 (>= 5.2), libgcc-s1 | libgcc1`,
-    // dpkg-repack keeps the version an upgrade replaces, for the upgrade guard to go back to
-    // (docs/upgrades.md); without it an upgrade works but cannot roll back by itself.
-    "Recommends: dpkg-repack",
     "Suggests: mosquitto, prometheus",
     "Section: net",
     "Priority: optional",

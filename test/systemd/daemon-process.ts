@@ -39,8 +39,9 @@ process.once("exit", () => {
   for (const child of running) child.kill("SIGKILL")
 })
 
-export const startDaemon = (config: string, env: Readonly<Record<string, string>> = {}): DaemonProcess => {
-  const child = spawn(cli, ["run", "--config", config], { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...env } })
+/** `command`: another scorebridge than this checkout's, e.g. one a package installed into a throw-away root. */
+export const startDaemon = (config: string, env: Readonly<Record<string, string>> = {}, command = cli): DaemonProcess => {
+  const child = spawn(command, ["run", "--config", config], { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...env } })
   running.add(child)
   const { logs, stderr: stderrTail } = collectDaemonOutput<LogLine>(child, (text) => ({ level: 0, msg: text }))
   const exited = new Promise<Exited>((resolve) => {
