@@ -4,6 +4,7 @@ import { tmpdir } from "node:os"
 import { join, relative } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type AptSource, makeAptClient } from "./support/apt-client.ts"
+import { builtPackage, packageBuildTimeoutMs, packageVersion } from "../support/debian-packages.ts"
 import { type ArchiveKey, makeArchiveKey } from "./support/archive-key.ts"
 
 /**
@@ -19,15 +20,18 @@ let dir: string
 let office: ArchiveKey
 let stranger: ArchiveKey
 let officeSubkeys: string
+// The venue's real amd64 package (scripts/package.ts, built once per tree); the rings' tests use small ones.
+let realPackage: string
 
-beforeAll(() => {
+beforeAll(async () => {
+  realPackage = await builtPackage("amd64")
   dir = mkdtempSync(join(tmpdir(), "scorebridge-apt-"))
   office = makeArchiveKey(dir, "office")
   stranger = makeArchiveKey(dir, "stranger")
   // What the office's build machine holds: the signing subkey only, the primary stays offline.
   officeSubkeys = join(dir, "office-signing-subkey.gpg")
   office.gpg("--export-secret-subkeys", "--output", officeSubkeys, office.fingerprint)
-})
+}, packageBuildTimeoutMs)
 
 afterAll(() => {
   office?.stop()
@@ -84,10 +88,10 @@ describe("deploy/apt/scorebridge-repo.sh", () => {
     expect(unknown.output).toContain("unknown command 'upload'")
   })
 
-  it("a venue's apt-get installs from the signed canary suite into its root, with the signing subkey only on the build machine", () => {
+  it("a venue's apt-get installs the package from the signed canary suite into its root, with the signing subkey only on the build machine", () => {
     const repo = newRepo("installs")
     // A fresh GnuPG home holding only the exported subkey: what --keyring imports for the run.
-    ok(["publish", "--repo", repo, "--suite", "canary", "--keyring", officeSubkeys, tinyDeb("0.1.0", "amd64"), tinyDeb("0.1.0", "arm64")], {
+    ok(["publish", "--repo", repo, "--suite", "canary", "--keyring", officeSubkeys, realPackage], {
       ...process.env,
       GNUPGHOME: join(dir, "empty-gnupg-home")
     })
@@ -114,11 +118,13 @@ describe("deploy/apt/scorebridge-repo.sh", () => {
     const install = apt.run(["install", "-y", "scorebridge"])
     expect(install.status, install.output).toBe(0)
     expect(install.output).not.toMatch(/WARNING: The following packages cannot be authenticated|dpkg: warning/)
-    expect(apt.installed("scorebridge")).toBe("0.1.0")
-    expect(execFileSync(join(apt.root, "usr/lib/scorebridge/bin/scorebridge"), { encoding: "utf8" }).trim()).toBe("0.1.0")
+    expect(apt.installed("scorebridge")).toBe(packageVersion)
+    // Its maintainer scripts ran in the root, and its own Node runs the installed command.
+    expect(existsSync(join(apt.root, "etc/scorebridge/config.yaml"))).toBe(true)
+    expect(execFileSync(join(apt.root, "usr/bin/scorebridge"), ["--version"], { encoding: "utf8", timeout: 30_000 }).trim()).toBe(`scorebridge v${packageVersion}`)
 
-    // Only public key material is served: no secret key packet in any file of the repository.
-    const files = execFileSync("find", [repo, "-type", "f"], { encoding: "utf8" }).trim().split("\n")
+    // Only public key material is served: no secret key in any file the script wrote (the pool holds the packages as given).
+    const files = execFileSync("find", [repo, "-type", "f", "-not", "-path", `${repo}/pool/*`], { encoding: "utf8" }).trim().split("\n")
     for (const file of files) {
       expect(readFileSync(file).includes("PRIVATE KEY BLOCK"), relative(repo, file)).toBe(false)
     }
@@ -130,7 +136,7 @@ describe("deploy/apt/scorebridge-repo.sh", () => {
 
   it("apt-get refuses the suite when signed-by names another key, and nothing is installed", () => {
     const repo = newRepo("refused")
-    ok(["publish", "--repo", repo, "--suite", "canary", ...withKey(office), tinyDeb("0.1.0", "amd64", "refused")])
+    ok(["publish", "--repo", repo, "--suite", "canary", ...withKey(office), realPackage])
     const strangerKeyring = join(dir, "stranger-keyring.gpg")
     stranger.gpg("--export", "--output", strangerKeyring, stranger.fingerprint)
 
