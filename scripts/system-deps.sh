@@ -24,7 +24,8 @@ if [[ "${SCOREBRIDGE_WITHOUT_FUSE:-}" == 1 ]]; then without_fuse=1; fi
 
 # Debian package, then what proves it is installed: a command looked up on the PATH (the tests
 # spawn it by name), an absolute path that must be executable (the tests spawn that path), or
-# python:MODULE, a module /usr/bin/python3 must import.
+# python:MODULE, a module /usr/bin/python3 must import, or file:PATH, a file that must be there
+# (a library, which need not be executable).
 deps=(
   # pseudo-terminal pairs standing in for serial cables (test/support/pty.ts)
   "socat socat"
@@ -58,6 +59,15 @@ deps=(
   "apt-utils apt-ftparchive"
   "xz-utils xz"
   "gpg gpg"
+  # the venue's packages: dpkg-deb builds them (scripts/package.ts), readelf reads their ELF files'
+  # machine and glibc needs, and dpkg installs them into throw-away roots (test/package/)
+  "dpkg dpkg-deb dpkg"
+  "binutils readelf"
+  # the arm64 package's Node and serialport binding run under emulation, with Debian's arm64 C
+  # and C++ libraries as their sysroot (test/package/arm64-under-qemu.test.ts)
+  "qemu-user qemu-aarch64"
+  "libc6-arm64-cross file:/usr/aarch64-linux-gnu/lib/libc.so.6"
+  "libstdc++6-arm64-cross file:/usr/aarch64-linux-gnu/lib/libstdc++.so.6"
 )
 fuse_packages=" fuse python3-fusepy "
 
@@ -73,6 +83,7 @@ on_lookup_path() {
 present() {
   case "$1" in
     python:*) "$prefix/usr/bin/python3" -c "import ${1#python:}" >/dev/null 2>&1 ;;
+    file:*) [[ -f "$prefix${1#file:}" && -r "$prefix${1#file:}" ]] ;;
     /*) [[ -f "$prefix$1" && -x "$prefix$1" ]] ;;
     *) on_lookup_path "$1" ;;
   esac

@@ -37,7 +37,12 @@ const packageFiles: Record<string, ReadonlyArray<string>> = {
   "prometheus-alertmanager": ["bin/prometheus-alertmanager"],
   "apt-utils": ["bin/apt-ftparchive"],
   "xz-utils": ["bin/xz"],
-  gpg: ["bin/gpg"]
+  gpg: ["bin/gpg"],
+  dpkg: ["bin/dpkg-deb", "bin/dpkg"],
+  binutils: ["bin/readelf"],
+  "qemu-user": ["bin/qemu-aarch64"],
+  "libc6-arm64-cross": ["usr/aarch64-linux-gnu/lib/libc.so.6"],
+  "libstdc++6-arm64-cross": ["usr/aarch64-linux-gnu/lib/libstdc++.so.6"]
 }
 
 const putPackage = (root: string, name: string): void => {
