@@ -118,6 +118,8 @@ const buildOne = (arch: Architecture): string => {
   mkdirSync(at("usr/sbin"), { recursive: true })
   copyFileSync(join(debian, "scorebridge-set-token"), at("usr/sbin/scorebridge-set-token"))
   chmodSync(at("usr/sbin/scorebridge-set-token"), 0o755)
+  copyFileSync(join(root, "systemd/prometheus-agent-setup.sh"), at("usr/sbin/scorebridge-prometheus-agent-setup"))
+  chmodSync(at("usr/sbin/scorebridge-prometheus-agent-setup"), 0o755)
 
   // --- systemd: the service, the upgrade guard, the upgrade window for unattended-upgrades ---
   const units = at("lib/systemd/system")

@@ -70,6 +70,7 @@ describe.each(["amd64", "arm64"] as const)("the %s package", (arch) => {
       "usr/lib/scorebridge/runtime/LICENSE",
       "usr/bin/scorebridge",
       "usr/sbin/scorebridge-set-token",
+      "usr/sbin/scorebridge-prometheus-agent-setup",
       "lib/systemd/system/scorebridge.service",
       "lib/systemd/system/scorebridge-upgrade-guard.service",
       "lib/systemd/system/apt-daily-upgrade.service.d/scorebridge-upgrade-window.conf",
