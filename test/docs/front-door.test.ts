@@ -62,7 +62,8 @@ const expectFlagsIn = (help: string, command: CommandLine) => {
 }
 
 const unitFile = readFileSync(join(repo, "systemd/scorebridge.service"), "utf8")
-const packageJson = JSON.parse(readFileSync(join(repo, "package.json"), "utf8")) as { scripts: Record<string, string> }
+const packageJson = JSON.parse(readFileSync(join(repo, "package.json"), "utf8")) as { version: string; scripts: Record<string, string> }
+const packageVersion = packageJson.version
 
 /** What each command of the front door is checked by; a command with no check fails the test. */
 const check = (command: CommandLine): void => {
@@ -95,6 +96,21 @@ const check = (command: CommandLine): void => {
       const help = helpOf(join(repo, "bin/scorebridge"), [subcommand])
       expect(help, `scorebridge ${subcommand} --help`).toContain(`scorebridge ${subcommand}`)
       expectFlagsIn(help, command)
+      return
+    }
+    case "apt": {
+      // The package `npm run package` builds for this version, installed from its file.
+      expect(args[0], command.text).toBe("install")
+      expect(args[1], command.text).toMatch(new RegExp(`^\\./scorebridge_${packageVersion.replaceAll(".", "\\.")}_(amd64|arm64)\\.deb$`, "u"))
+      expect(packageJson.scripts["package"]).toBe("node scripts/package.ts")
+      expect(run("apt", ["--help"]).stdout, "apt has no verb install").toMatch(/^\s+install /mu)
+      return
+    }
+    case "scorebridge-set-token": {
+      // The packaged command, from its source: the token comes on stdin, as README shows it.
+      const help = helpOf("sh", ["deploy/debian/scorebridge-set-token"])
+      expect(help).toContain("sudo scorebridge-set-token < FILE")
+      expect(args.slice(0, 1), command.text).toEqual(["<"])
       return
     }
     case "systemd/install.sh": {
