@@ -11,8 +11,8 @@
 #
 #   sudo systemd/install.sh --prometheus-agent URL --venue NAME --remote-write-password-file FILE
 #
-#   installs deploy/prometheus/agent.yml as /etc/scorebridge/prometheus-agent.yml (remote write to URL,
-#   user NAME), the password as a root-only credential, and scorebridge-prometheus-agent.service
+#   runs systemd/prometheus-agent-setup.sh: deploy/prometheus/agent.yml as /etc/scorebridge/prometheus-agent.yml
+#   (remote write to URL, user NAME), the password as a root-only credential, and scorebridge-prometheus-agent.service
 #   (Debian's prometheus package, in agent mode). Leaving them out later keeps what was installed.
 #
 #   --root DIR   prefix every path with DIR and call no systemctl: for tests and image builds
@@ -55,12 +55,13 @@ while (($# > 0)); do
   shift
 done
 [[ -n "$purge" && -z "$uninstall" ]] && die "--purge only goes with --uninstall"
+agent_setup=()
 if [[ -n "$agent_url" ]]; then
-  [[ "$agent_url" =~ ^https?://[^[:space:]\'\"]+$ ]] || die "--prometheus-agent needs an http(s) URL, e.g. https://prometheus.example.com/api/v1/write"
-  [[ "$venue" =~ ^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$ ]] || die "--prometheus-agent needs --venue NAME (1–64 letters, digits, '.', '_' or '-'; the config's venue:)"
   [[ -n "$remote_write_password_file" ]] || die "--prometheus-agent needs --remote-write-password-file FILE (the office's password for this venue)"
-  [[ -r "$remote_write_password_file" ]] || die "cannot read $remote_write_password_file"
-  if [[ -z "$root" ]] && ! command -v prometheus >/dev/null; then die "the agent is Debian's prometheus: apt-get install prometheus (then run this again)"; fi
+  agent_setup=(bash "$here/prometheus-agent-setup.sh" --url "$agent_url" ${venue:+--venue "$venue"} --password-file "$remote_write_password_file"
+    --unit "$here/scorebridge-prometheus-agent.service" ${root:+--root "$root"} ${dry_run:+--dry-run})
+  # Its refusals come now, before anything is installed.
+  "${agent_setup[@]}" --check
 elif [[ -n "$venue" || -n "$remote_write_password_file" ]]; then
   die "--venue and --remote-write-password-file go with --prometheus-agent URL"
 fi
@@ -177,28 +178,7 @@ systemctl_ enable scorebridge.service
 systemctl_ restart scorebridge.service
 
 # --- the Prometheus agent (a fleet's venue): config and credential written on every run that names it ---
-if [[ -n "$agent_url" ]]; then
-  echo "+ write $etc/prometheus-agent.yml (remote write to $agent_url as $venue)"
-  if [[ -z "$dry_run" ]]; then
-    sed -e "s|https://prometheus.example.com/api/v1/write|$agent_url|" -e "s|username: VENUE |username: $venue |" \
-      "$repo/deploy/prometheus/agent.yml" >"$etc/prometheus-agent.yml.new"
-    chmod 0644 "$etc/prometheus-agent.yml.new"
-    mv -f "$etc/prometheus-agent.yml.new" "$etc/prometheus-agent.yml"
-  fi
-  umask 077
-  echo "+ write the remote-write password to $credentials/remote-write-password (mode 0600)"
-  if [[ -z "$dry_run" ]]; then
-    tr -d '\r\n' <"$remote_write_password_file" >"$credentials/remote-write-password.new"
-    mv -f "$credentials/remote-write-password.new" "$credentials/remote-write-password"
-  fi
-  umask 022
-  run install -m 0644 "$here/scorebridge-prometheus-agent.service" "$agent_unit"
-  systemctl_ daemon-reload
-  systemctl_ enable scorebridge-prometheus-agent.service
-  systemctl_ restart scorebridge-prometheus-agent.service
-  echo "NOTE: Debian's own prometheus.service (a full server on :9090) is not needed at a venue:"
-  echo "      systemctl disable --now prometheus"
-fi
+if ((${#agent_setup[@]} > 0)); then "${agent_setup[@]}"; fi
 
 if [[ -n "$config_created" ]]; then
   echo "NOTE: $etc/config.yaml is the example; edit it for this venue, check it with"
