@@ -1,11 +1,12 @@
-import { execFileSync, spawnSync } from "node:child_process"
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
+import { spawnSync } from "node:child_process"
+import { mkdirSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
+import { dpkgRootArgs, makeDpkgRoot } from "../../support/dpkg-root.ts"
 
 /**
  * A venue's apt as far as a test can have one: apt-get with its own configuration, lists, cache,
  * sources and trust (APT_CONFIG: none of the host's apt.conf.d, so none of its hooks), installing
- * through dpkg into a throw-away root (`--root`, maintainer scripts unchrooted with DPKG_ROOT).
+ * through dpkg into a throw-away root (test/support/dpkg-root.ts).
  * The host's own packages are never touched. Downloads run as root, not as `_apt`: the test's
  * temporary directories are private to it.
  */
@@ -31,22 +32,14 @@ export interface AptSource {
 export const makeAptClient = (
   dir: string,
   source: AptSource,
-  // Packages a real package may depend on, their stanzas copied from the host's dpkg (same architecture).
+  // Libraries a real package depends on, stood in from the host's dpkg (makeDpkgRoot).
   { hostPackages = [] }: { readonly hostPackages?: ReadonlyArray<string> } = {}
 ): AptClient => {
-  const root = join(dir, "root")
+  const { root, installed } = makeDpkgRoot(join(dir, "root"), { hostPackages })
   for (const sub of ["state/lists/partial", "cache/archives/partial", "apt.conf.d", "sources.list.d", "trusted.gpg.d", "preferences.d", "log"]) {
     mkdirSync(join(dir, sub), { recursive: true })
   }
-  for (const sub of ["info", "updates", "triggers"]) mkdirSync(join(root, "var/lib/dpkg", sub), { recursive: true })
   const status = join(root, "var/lib/dpkg/status")
-  // The host's stanzas stand in for libraries the root does not really hold: without their own
-  // relations (libstdc++6 would pull gcc-12-base, and so on), and with an empty file list each.
-  const seeded = hostPackages.length === 0 ? "" : execFileSync("dpkg", ["-s", ...hostPackages], { encoding: "utf8" })
-  const standIns = seeded.split("\n").filter((line) => !/^(Pre-Depends|Depends|Breaks|Conflicts|Recommends|Suggests): /.test(line))
-  writeFileSync(status, seeded === "" ? "" : `${standIns.join("\n").trimEnd()}\n\n`)
-  for (const name of hostPackages) writeFileSync(join(root, "var/lib/dpkg/info", `${name}:amd64.list`), "")
-  writeFileSync(join(root, "var/lib/dpkg/available"), "")
   writeFileSync(join(dir, "sources.list"), `deb [signed-by=${source.signedBy}] file:${source.repo} ${source.suite} main\n`)
   const config = join(dir, "apt.conf")
   writeFileSync(
@@ -67,7 +60,7 @@ APT::Architecture "amd64";
 APT::Architectures { "amd64"; };
 Acquire::Languages "none";
 APT::Sandbox::User "root";
-DPkg::Options { "--root=${root}"; "--force-script-chrootless"; };
+DPkg::Options { ${dpkgRootArgs(root).map((arg) => `"${arg}";`).join(" ")} };
 `
   )
   const env = { ...process.env, APT_CONFIG: config, DEBIAN_FRONTEND: "noninteractive", LC_ALL: "C" }
@@ -77,12 +70,6 @@ DPkg::Options { "--root=${root}"; "--force-script-chrootless"; };
       status: result.status,
       output: `${tool} ${args.join(" ")} exited ${result.status ?? result.signal}${result.error === undefined ? "" : ` (${result.error.message})`}\n${result.stdout}${result.stderr}`
     }
-  }
-  const installed = (name: string) => {
-    if (!existsSync(status)) return undefined
-    const stanza = readFileSync(status, "utf8").split(/\n\n+/).find((s) => new RegExp(`^Package: ${name}$`, "m").test(s))
-    if (stanza === undefined || !/^Status: install ok installed$/m.test(stanza)) return undefined
-    return /^Version: (.+)$/m.exec(stanza)?.[1]
   }
   const pin = (preferences: string) => writeFileSync(join(dir, "preferences.d/scorebridge"), preferences)
   return { root, run, pin, installed }
