@@ -63,15 +63,17 @@ const installedVersion = (root: string | undefined) =>
 
 const architecture = run("dpkg", ["--print-architecture"]).pipe(Effect.map((ran) => ran.stdout.trim()))
 
-/** dpkg-repack names a package without its version's epoch: 1:0.2.0 → scorebridge_0.2.0_amd64.deb. */
-const withoutEpoch = (version: string) => version.replace(/^\d+:/u, "")
-
-/** The kept package of `version`: for this machine's architecture, else an `all` one. */
+/**
+ * The kept package of `version`: for this machine's architecture, else an `all` one. The package's
+ * preinst names it with the version as dpkg gave it (epoch included); a copy made by hand with
+ * dpkg-repack or dpkg-deb leaves the epoch out (1:0.2.0 → scorebridge_0.2.0_amd64.deb).
+ */
 export const keptPackage = (packageDirectory: string, version: string, arch: string) => {
   const previous = join(packageDirectory, "previous")
-  const candidates = [arch, "all"].map((a) => join(previous, `scorebridge_${withoutEpoch(version)}_${a}.deb`))
+  const versions = [...new Set([version, version.replace(/^\d+:/u, "")])]
+  const candidates = versions.flatMap((v) => [arch, "all"].map((a) => join(previous, `scorebridge_${v}_${a}.deb`)))
   const found = candidates.find((file) => existsSync(file))
-  const held = existsSync(previous) ? readdirSync(previous).filter((name) => name.endsWith(".deb")) : []
+  const held = existsSync(previous) ? readdirSync(previous).filter((name) => name.endsWith(".deb")).sort() : []
   return { found, expected: candidates[0]!, held }
 }
 

@@ -3,7 +3,7 @@ import { copyFileSync, mkdirSync, readFileSync, statSync, writeFileSync } from "
 import { join } from "node:path"
 import { Effect, Schema } from "effect"
 import { afterEach, describe, expect, it } from "vitest"
-import { rollBack } from "../../src/upgrade/reinstall.ts"
+import { keptPackage, rollBack } from "../../src/upgrade/reinstall.ts"
 import { RollbackRecord } from "../../src/upgrade/rollback-record.ts"
 import { daemonConfig, writeConfig } from "../support/daemon-config.ts"
 import { freePort } from "../support/free-port.ts"
@@ -142,6 +142,7 @@ describe("going back to the kept package, in a throw-away root", () => {
       status: { listen: `127.0.0.1:${await freePort()}` },
       places: [{
         key: "court-1",
+        sport: "basketball",
         scoreboard: { protocol: "lines", serial: { path: "/dev/serial/by-id/usb-FTDI_absent-if00-port0" }, options: { pattern: "^(?<home>\\d+)-(?<away>\\d+)$" } }
       }]
     }))
@@ -150,9 +151,20 @@ describe("going back to the kept package, in a throw-away root", () => {
     ])
     expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(1)
     expect(run.stdout).toContain("watching 0.2.0 (upgraded from 0.1.0) for 0.05 min")
+    expect(run.stderr).not.toContain("the config does not load")
     expect(versionIn(root)).toBe("0.1.0")
     expect(selectionIn(root)).toBe("hold")
     expect(readRecord(packageDirectory)).toMatchObject({ from: "0.1.0", to: "0.2.0", reasonKind: "never_ready", reinstalled: true, held: true })
     expect(readRecord(packageDirectory).reason).toBe("never READY within 3 s of the upgrade (its status page does not answer)")
   }, 30_000)
+
+  it("finds the kept package by the version as dpkg gives it, epoch and all, or without the epoch", () => {
+    const directory = tempDir(res, "kept")
+    mkdirSync(join(directory, "previous"))
+    writeFileSync(join(directory, "previous", `scorebridge_1:0.1.0_${arch}.deb`), "")
+    expect(keptPackage(directory, "1:0.1.0", arch).found).toBe(join(directory, "previous", `scorebridge_1:0.1.0_${arch}.deb`))
+    writeFileSync(join(directory, "previous", "scorebridge_0.0.9_all.deb"), "")
+    expect(keptPackage(directory, "2:0.0.9", arch).found).toBe(join(directory, "previous", "scorebridge_0.0.9_all.deb"))
+    expect(keptPackage(directory, "0.0.8", arch)).toMatchObject({ found: undefined, held: [`scorebridge_0.0.9_all.deb`, `scorebridge_1:0.1.0_${arch}.deb`] })
+  })
 })
