@@ -32,8 +32,9 @@ const resolvePackage = (nodeModules: string, directory: string, name: string): s
   return undefined
 }
 
-// Needed to compile a binding (C++ headers), never to load the prebuilt one.
-const buildOnly = new Set(["node-addon-api"])
+// Needed to compile a binding (C++ headers), never to load the prebuilt one; and type
+// declarations, which mqtt lists among its dependencies (@types/ws, @types/readable-stream).
+const notAtRunTime = (name: string): boolean => name === "node-addon-api" || name.startsWith("@types/")
 
 // Test suites, benchmarks and examples some packages ship: never loaded.
 const notLoaded = ["test", "tests", "test.js", "benchmarks", "bench", "example", "examples"]
@@ -62,7 +63,7 @@ export const runtimeModules = (nodeModules: string, serialportPrebuild: string):
       throw new Error(`${name}, needed from ${relative(nodeModules, from) || "the bundle"}, is not in node_modules: run npm ci first`)
     }
     const path = relative(nodeModules, directory)
-    if (found.has(path) || buildOnly.has(name)) return
+    if (found.has(path) || notAtRunTime(name)) return
     found.set(path, { path, from: directory, drop: notShipped(path, serialportPrebuild) })
     const manifest = JSON.parse(readFileSync(join(directory, "package.json"), "utf8")) as Manifest
     for (const dependency of Object.keys(manifest.dependencies ?? {})) visit(directory, dependency, false)
