@@ -4,11 +4,10 @@ import { join } from "node:path"
 import { Schema } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { RollbackRecord } from "../../src/upgrade/rollback-record.ts"
-import { daemonConfig, writeConfig } from "../support/daemon-config.ts"
 import { builtPackage, nextVersion, packageBuildTimeoutMs, packageVersion } from "../support/debian-packages.ts"
 import { type DpkgRoot, makeDpkgRoot } from "../support/dpkg-root.ts"
-import { freePort } from "../support/free-port.ts"
 import { resources, tempDir } from "../support/resources.ts"
+import { unansweredConfig } from "./unanswered-config.ts"
 
 /**
  * The whole way back with the real amd64 packages, in a throw-away root: the current version, an
@@ -39,15 +38,7 @@ describe("an upgrade of the real package rolled back by its own guard", () => {
     const kept = `scorebridge_${packageVersion}_amd64.deb`
     expect(readdirSync(at("var/lib/scorebridge-package/previous"))).toEqual([kept])
 
-    const config = writeConfig(join(tempDir(res, "rollback-package-config"), "config.yaml"), daemonConfig({
-      service: { baseUrl: "http://127.0.0.1:9" },
-      status: { listen: `127.0.0.1:${await freePort()}` },
-      places: [{
-        key: "court-1",
-        sport: "basketball",
-        scoreboard: { protocol: "lines", serial: { path: "/dev/serial/by-id/usb-FTDI_absent-if00-port0" }, options: { pattern: "^(?<home>\\d+)-(?<away>\\d+)$" } }
-      }]
-    }))
+    const config = await unansweredConfig(res)
     const guard = (() => {
       try {
         return { code: 0, output: execFileSync(at("usr/bin/scorebridge"), [

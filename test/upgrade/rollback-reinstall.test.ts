@@ -5,10 +5,9 @@ import { Effect, Schema } from "effect"
 import { afterEach, describe, expect, it } from "vitest"
 import { keptPackage, rollBack } from "../../src/upgrade/reinstall.ts"
 import { RollbackRecord } from "../../src/upgrade/rollback-record.ts"
-import { daemonConfig, writeConfig } from "../support/daemon-config.ts"
-import { freePort } from "../support/free-port.ts"
 import { resources, tempDir } from "../support/resources.ts"
 import { runScorebridge } from "../support/scorebridge-cli.ts"
+import { unansweredConfig } from "./unanswered-config.ts"
 
 /**
  * The guard's way back, for real, in throw-away roots (`dpkg --root R --force-script-chrootless`):
@@ -137,15 +136,7 @@ describe("going back to the kept package, in a throw-away root", () => {
   it("the command: a version that never gets READY within its watch is rolled back (exit 1)", async () => {
     const { root, packageDirectory } = upgradedRoot()
     // Nobody serves this status address: the "new version" never answers.
-    const config = writeConfig(join(tempDir(res, "guard-config"), "config.yaml"), daemonConfig({
-      service: { baseUrl: "http://127.0.0.1:9" },
-      status: { listen: `127.0.0.1:${await freePort()}` },
-      places: [{
-        key: "court-1",
-        sport: "basketball",
-        scoreboard: { protocol: "lines", serial: { path: "/dev/serial/by-id/usb-FTDI_absent-if00-port0" }, options: { pattern: "^(?<home>\\d+)-(?<away>\\d+)$" } }
-      }]
-    }))
+    const config = await unansweredConfig(res)
     const run = await runScorebridge("upgrade-guard", [
       "--from", "0.1.0", "--to", "0.2.0", "--config", config, "--root", root, "--watch-minutes", "0.05", "--poll-seconds", "0.5"
     ])
