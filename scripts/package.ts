@@ -85,8 +85,9 @@ const copyTree = (from: string, to: string): void => {
   cpSync(from, to, { recursive: true, dereference: true })
 }
 
-// Types, source maps and docs of the modules: nothing a running bridge reads.
-const notRuntime = /\.(d\.ts|d\.mts|d\.cts|map|md|markdown)$/i
+// TypeScript (declarations and the sources some packages ship beside their build: Node never
+// strips types inside node_modules), source maps and docs: nothing a running bridge reads.
+const notRuntime = /\.(ts|mts|cts|map|md|markdown)$/i
 const copyModule = (from: string, to: string): void => {
   cpSync(from, to, { recursive: true, dereference: true, filter: (source) => !notRuntime.test(source) })
 }

@@ -1,6 +1,9 @@
 // DEBIAN/control of the venue's package. What it depends on is only what the carried Node and the
 // serialport binding link against (glibc, libstdc++, libgcc): no nodejs, npm or compiler.
 
+import { schemaVersion } from "../../src/delivery/outbox-schema.ts"
+import { outboxSchemaField } from "../../src/upgrade/outbox-compatibility.ts"
+
 export type Architecture = "amd64" | "arm64"
 
 export interface ControlFields {
@@ -22,6 +25,9 @@ export const controlFile = ({ version, arch, glibc, installedSizeKiB }: ControlF
     // libgcc1 is libgcc-s1's name before Debian 11 and Ubuntu 20.10.
     `Depends: libc6 (>= ${glibc}), libstdc++6 (>= 5.2), libgcc-s1 | libgcc1`,
     "Suggests: mosquitto, prometheus",
+    // The outbox schema this version reads and writes: before going back to a kept version, the
+    // upgrade guard checks that it can open the outbox (src/upgrade/outbox-compatibility.ts).
+    `${outboxSchemaField}: ${schemaVersion}`,
     "Section: net",
     "Priority: optional",
     "Homepage: https://scorebridge.invalid/",

@@ -3,12 +3,16 @@ import { join } from "node:path"
 import { Console, Effect, Option } from "effect"
 import { Command, Flag } from "effect/cli"
 import { loadConfig } from "../config/load.ts"
+import { outboxFileName } from "../delivery/outbox-database.ts"
 import { guardSettings } from "../upgrade/guard-rules.ts"
 import { watchUpgrade } from "../upgrade/guard-watch.ts"
 import { rollBack } from "../upgrade/reinstall.ts"
 import { clearRollbackRecord, defaultPackageDirectory, packageDirectory } from "../upgrade/rollback-record.ts"
 import { lookAtSystem } from "../upgrade/system-look.ts"
 import { configFlag } from "./config-flag.ts"
+
+// The unit's StateDirectory=scorebridge (systemd/scorebridge.service): where the outbox is.
+const defaultStateDirectory = "/var/lib/scorebridge"
 
 /** Exit statuses: 0 passed (or the guard is off), 1 rolled back, 2 failed and could not go back. */
 const exitRolledBack = 1
@@ -31,6 +35,10 @@ export const upgradeGuardCommand = Command.make(
     config: configFlag,
     packageDir: Flag.String("package-dir").pipe(
       Flag.withDescription(`The package's directory: previous/ and rollback.json (default: $SCOREBRIDGE_PACKAGE_DIR, else ${defaultPackageDirectory}, under --root when given)`),
+      Flag.optional
+    ),
+    stateDir: Flag.String("state-dir").pipe(
+      Flag.withDescription(`The bridge's state directory, where the outbox is (default: ${defaultStateDirectory}, the unit's StateDirectory=, under --root when given)`),
       Flag.optional
     ),
     root: Flag.String("root").pipe(Flag.withDescription("Another root for dpkg (tests, image builds): dpkg --root DIR --force-script-chrootless; systemd is not asked"), Flag.optional),
@@ -73,7 +81,8 @@ export const upgradeGuardCommand = Command.make(
       failure: verdict.failure,
       packageDirectory: directory,
       root,
-      lockWaitMs: input.lockWaitSeconds * 1000
+      lockWaitMs: input.lockWaitSeconds * 1000,
+      outboxFile: join(Option.getOrElse(input.stateDir, () => join(root ?? "/", defaultStateDirectory)), outboxFileName)
     })
     process.exitCode = record.reinstalled ? exitRolledBack : exitStuck
   })

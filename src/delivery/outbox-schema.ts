@@ -140,7 +140,13 @@ export const newerSchemaNotice = (file: string, newer: NewerSchema): string =>
 // Its message is already the reason in words; describeFailure passes it through.
 class NewerSchemaRefused extends Error {}
 
-const fileFormatOf = (db: DatabaseSync): { readonly oldestReader: number; readonly migratedBy: string } | undefined => {
+/** What a file says of who may open it (migration 5 on); undefined in older files. */
+export interface FileFormat {
+  readonly oldestReader: number
+  readonly migratedBy: string
+}
+
+export const fileFormatOf = (db: DatabaseSync): FileFormat | undefined => {
   const table = db.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'file_format'").get()
   if (table === undefined) return undefined
   const row = db.prepare("SELECT oldest_reader, migrated_by FROM file_format WHERE one = 1").get()
@@ -148,11 +154,19 @@ const fileFormatOf = (db: DatabaseSync): { readonly oldestReader: number; readon
   return { oldestReader: Number(row["oldest_reader"]), migratedBy: String(row["migrated_by"]) }
 }
 
+/**
+ * Whether a bridge that knows schemas up to `reader` may open a file of schema `version`: its own
+ * or an older one, or a newer one whose breaking changes it knows. Also what the upgrade guard asks
+ * of the version it would go back to.
+ */
+export const mayOpen = (version: number, format: FileFormat | undefined, reader: number): boolean =>
+  version <= reader || (format !== undefined && format.oldestReader <= reader)
+
 /** Checks, before anything is written, that this bridge may open a file of schema `version`. */
 const checkReadable = (db: DatabaseSync, version: number): NewerSchema | undefined => {
   if (version <= schemaVersion) return undefined
   const format = fileFormatOf(db)
-  if (format !== undefined && format.oldestReader <= schemaVersion) return { version, migratedBy: format.migratedBy }
+  if (format !== undefined && mayOpen(version, format, schemaVersion)) return { version, migratedBy: format.migratedBy }
   const newer = format === undefined ? "that newer scorebridge" : `scorebridge ≥ ${format.migratedBy}`
   throw new NewerSchemaRefused(
     `it was written by a newer scorebridge (schema version ${version}${

@@ -2,6 +2,7 @@ import { existsSync, readdirSync } from "node:fs"
 import { join } from "node:path"
 import { Clock, Console, Effect, Schedule, Schema } from "effect"
 import type { GuardFailure } from "./guard-rules.ts"
+import { outboxOpensWith, packageOutboxSchema } from "./outbox-compatibility.ts"
 import { type RollbackRecord, writeRollbackRecord } from "./rollback-record.ts"
 import { type Ran, runTool } from "./run-tool.ts"
 
@@ -18,6 +19,8 @@ export interface RollbackPlan {
   readonly lockWaitMs?: number
   readonly lockRetryMs?: number
   readonly say?: (line: string) => Effect.Effect<void>
+  /** The outbox the failed version leaves: not gone back from when the kept version could not open it. */
+  readonly outboxFile?: string | undefined
 }
 
 class DpkgLocked extends Schema.TaggedError<DpkgLocked>()("DpkgLocked", { message: Schema.String }) {}
@@ -114,6 +117,16 @@ export const rollBack = (plan: RollbackPlan) =>
         `${plan.to} stays installed; install ${plan.from} by hand (sudo apt-get install scorebridge=${plan.from}) or a fixed version`
       yield* say(`upgrade guard: CANNOT ROLL BACK: ${error}`)
       return yield* record({ reinstalled: false, held: false, error })
+    }
+    if (plan.outboxFile !== undefined) {
+      const outbox = outboxOpensWith(plan.outboxFile, yield* packageOutboxSchema(kept.found))
+      if (!outbox.opens) {
+        const error = `not going back: ${outbox.why}. ${plan.to} stays installed: install a fixed version ` +
+          `(or ${plan.from} once the outbox is moved aside, losing what waits in it: docs/upgrades.md, "Going back a version")`
+        yield* say(`upgrade guard: CANNOT ROLL BACK: ${error}`)
+        return yield* record({ reinstalled: false, held: false, error })
+      }
+      yield* say(`upgrade guard: ${outbox.why}`)
     }
     yield* record({ reinstalled: false, held: false, error: `going back to ${plan.from} started at ${at} and did not report back: see journalctl -u scorebridge-upgrade-guard` })
 

@@ -3,6 +3,8 @@ import { readdirSync, readFileSync, statSync } from "node:fs"
 import { join } from "node:path"
 import { beforeAll, describe, expect, it } from "vitest"
 import { elfMachine, glibcNeeded } from "../../scripts/package/elf.ts"
+import { schemaVersion } from "../../src/delivery/outbox-schema.ts"
+import { outboxSchemaField } from "../../src/upgrade/outbox-compatibility.ts"
 import { type Architecture, builtPackage, packageBuildTimeoutMs, packageVersion } from "../support/debian-packages.ts"
 import { resources, tempDir } from "../support/resources.ts"
 
@@ -58,6 +60,8 @@ describe.each(["amd64", "arm64"] as const)("the %s package", (arch) => {
     // Debian 10 and Ubuntu 20.04 have 2.28 and 2.31: a runtime that needed more would drop them (docs/install.md says which).
     expect(Number(glibc.split(".")[1])).toBeLessThanOrEqual(28)
     expect(`${field(dir, "Depends")} ${field(dir, "Pre-Depends") ?? ""}`).not.toMatch(/nodejs|npm|gcc |g\+\+|make/)
+    // What the upgrade guard reads of a kept package before going back to it.
+    expect(field(dir, outboxSchemaField)).toBe(String(schemaVersion))
   })
 
   it("holds the program, the unit, docs, examples and deploy/, and no build or test tool", () => {

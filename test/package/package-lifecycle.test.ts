@@ -4,7 +4,9 @@ import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { SimulatorControl } from "../../simulator/control-client.ts"
 import { startSimulator } from "../../simulator/index.ts"
+import { schemaVersion } from "../../src/delivery/outbox-schema.ts"
 import type { StatusSnapshot } from "../../src/status/status-snapshot.ts"
+import { outboxSchemaField } from "../../src/upgrade/outbox-compatibility.ts"
 import { writeConfig, type DaemonConfig } from "../support/daemon-config.ts"
 import { builtPackage, nextVersion, packageBuildTimeoutMs, packageVersion } from "../support/debian-packages.ts"
 import { type DpkgRoot, makeDpkgRoot } from "../support/dpkg-root.ts"
@@ -167,6 +169,10 @@ describe("the amd64 package in a throw-away root", () => {
     expect(venue.installed("scorebridge")).toBe(nextVersion)
     expect(snapshotOfVenueFiles()).toEqual(venueFiles)
     expect(readdirSync(at("var/lib/scorebridge-package/previous")), said).toEqual([`scorebridge_${packageVersion}_amd64.deb`])
+    // The kept copy is the installed version as dpkg knew it: its files, and its word on the outbox it reads.
+    const kept = at(`var/lib/scorebridge-package/previous/scorebridge_${packageVersion}_amd64.deb`)
+    expect(execFileSync("dpkg-deb", ["--field", kept, "Version", outboxSchemaField], { encoding: "utf8" })).toBe(`Version: ${packageVersion}\n${outboxSchemaField}: ${schemaVersion}\n`)
+    expect(execFileSync("dpkg-deb", ["--contents", kept], { encoding: "utf8" })).toContain("./usr/lib/scorebridge/runtime/node")
     expect(execFileSync(command(), ["--version"], { encoding: "utf8" }).trim()).toBe(`scorebridge v${nextVersion}`)
     const daemon = await startInstalled()
     point()

@@ -1,5 +1,5 @@
-import { execFileSync, spawn, spawnSync } from "node:child_process"
-import { copyFileSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs"
+import { spawn } from "node:child_process"
+import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { Effect, Schema } from "effect"
 import { afterEach, describe, expect, it } from "vitest"
@@ -7,6 +7,7 @@ import { keptPackage, rollBack } from "../../src/upgrade/reinstall.ts"
 import { RollbackRecord } from "../../src/upgrade/rollback-record.ts"
 import { resources, tempDir } from "../support/resources.ts"
 import { runScorebridge } from "../support/scorebridge-cli.ts"
+import { arch, upgradedRoot, versionIn } from "./tiny-packages.ts"
 import { unansweredConfig } from "./unanswered-config.ts"
 
 /**
@@ -16,62 +17,8 @@ import { unansweredConfig } from "./unanswered-config.ts"
  * record written. The packages are two tiny ones named scorebridge (a VERSION file each): the
  * mechanics of going back do not depend on what the package holds.
  */
-const arch = execFileSync("dpkg", ["--print-architecture"], { encoding: "utf8" }).trim()
-
 const res = resources()
 afterEach(() => res.release())
-
-const tinyPackage = (dir: string, version: string): string => {
-  const tree = join(dir, `tree-${version}`)
-  mkdirSync(join(tree, "DEBIAN"), { recursive: true })
-  mkdirSync(join(tree, "usr/lib/scorebridge"), { recursive: true })
-  writeFileSync(join(tree, "usr/lib/scorebridge/VERSION"), `${version}\n`)
-  writeFileSync(join(tree, "DEBIAN/control"), [
-    "Package: scorebridge",
-    `Version: ${version}`,
-    `Architecture: ${arch}`,
-    "Maintainer: scorebridge tests <tests@example.invalid>",
-    "Description: rollback test package",
-    ""
-  ].join("\n"))
-  // Notes how it was called, as the real preinst decides by it whether to keep a copy.
-  writeFileSync(join(tree, "DEBIAN/preinst"), '#!/bin/sh\necho "$1 ${SCOREBRIDGE_ROLLBACK:-}" >>"$DPKG_ROOT/preinst.log"\n', { mode: 0o755 })
-  const deb = join(dir, `scorebridge_${version}_${arch}.deb`)
-  execFileSync("dpkg-deb", ["--root-owner-group", "--build", tree, deb], { stdio: "pipe" })
-  return deb
-}
-
-/** A root where dpkg can install: its database made first. */
-const throwAwayRoot = (dir: string) => {
-  const root = join(dir, "root")
-  for (const sub of ["info", "updates", "triggers"]) mkdirSync(join(root, "var/lib/dpkg", sub), { recursive: true })
-  for (const file of ["status", "available"]) writeFileSync(join(root, "var/lib/dpkg", file), "")
-  return root
-}
-
-const dpkgIn = (root: string, ...args: ReadonlyArray<string>) => {
-  const ran = spawnSync("dpkg", ["--root", root, "--force-script-chrootless", "--force-not-root", ...args], { encoding: "utf8" })
-  if (ran.status !== 0) throw new Error(`dpkg ${args.join(" ")}: ${ran.stderr}`)
-  return ran.stdout
-}
-
-const versionIn = (root: string) =>
-  execFileSync("dpkg-query", ["--root", root, "-W", "-f", "${Version}", "scorebridge"], { encoding: "utf8" })
-const selectionIn = (root: string) => dpkgIn(root, "--get-selections", "scorebridge").trim().split(/\s+/u)[1]
-
-/** 0.1.0 installed, then 0.2.0 over it, 0.1.0's package kept (unless `keep` is false). */
-const upgradedRoot = (keep = true) => {
-  const dir = tempDir(res, "rollback")
-  const [older, newer] = [tinyPackage(dir, "0.1.0"), tinyPackage(dir, "0.2.0")]
-  const root = throwAwayRoot(dir)
-  dpkgIn(root, "-i", older)
-  dpkgIn(root, "-i", newer)
-  const packageDirectory = join(root, "var/lib/scorebridge-package")
-  mkdirSync(join(packageDirectory, "previous"), { recursive: true })
-  if (keep) copyFileSync(older, join(packageDirectory, "previous", `scorebridge_0.1.0_${arch}.deb`))
-  expect(versionIn(root)).toBe("0.2.0")
-  return { root, packageDirectory }
-}
 
 const readRecord = (packageDirectory: string) =>
   Schema.decodeUnknownSync(RollbackRecord)(JSON.parse(readFileSync(join(packageDirectory, "rollback.json"), "utf8")))
@@ -80,14 +27,14 @@ const failure = { kind: "restart_loop" as const, text: "restarted 4 times since 
 
 describe("going back to the kept package, in a throw-away root", () => {
   it("reinstalls 0.1.0 over 0.2.0, holds it, and writes the record (0644)", async () => {
-    const { root, packageDirectory } = upgradedRoot()
+    const { root, packageDirectory, selection } = upgradedRoot(res)
     const said: Array<string> = []
     const record = await Effect.runPromise(rollBack({
       from: "0.1.0", to: "0.2.0", failure, packageDirectory, root, say: (line) => Effect.sync(() => void said.push(line))
     }))
     expect(versionIn(root)).toBe("0.1.0")
     expect(readFileSync(join(root, "usr/lib/scorebridge/VERSION"), "utf8")).toBe("0.1.0\n")
-    expect(selectionIn(root)).toBe("hold")
+    expect(selection()).toBe("hold")
     expect(record).toMatchObject({ from: "0.1.0", to: "0.2.0", reasonKind: "restart_loop", reason: failure.text, reinstalled: true, held: true })
     expect(record.error).toBeUndefined()
     expect(readRecord(packageDirectory)).toEqual(record)
@@ -98,13 +45,13 @@ describe("going back to the kept package, in a throw-away root", () => {
   })
 
   it("with no kept package, says so and writes reinstalled: false; 0.2.0 stays, not held", async () => {
-    const { root, packageDirectory } = upgradedRoot(false)
+    const { root, packageDirectory, selection } = upgradedRoot(res, { keep: false })
     const said: Array<string> = []
     const record = await Effect.runPromise(rollBack({
       from: "0.1.0", to: "0.2.0", failure, packageDirectory, root, say: (line) => Effect.sync(() => void said.push(line))
     }))
     expect(versionIn(root)).toBe("0.2.0")
-    expect(selectionIn(root)).toBe("install")
+    expect(selection()).toBe("install")
     expect(record).toMatchObject({ reinstalled: false, held: false })
     expect(record.error).toContain(`previous/scorebridge_0.1.0_${arch}.deb does not exist`)
     expect(readRecord(packageDirectory)).toEqual(record)
@@ -112,7 +59,7 @@ describe("going back to the kept package, in a throw-away root", () => {
   })
 
   it("waits for dpkg's lock while apt still holds it, then goes back", async () => {
-    const { root, packageDirectory } = upgradedRoot()
+    const { root, packageDirectory, selection } = upgradedRoot(res)
     // dpkg locks with fcntl: a process holding its frontend lock for a while, as apt does.
     const holder = spawn("python3", ["-c", [
       "import fcntl, sys, time",
@@ -134,7 +81,7 @@ describe("going back to the kept package, in a throw-away root", () => {
   })
 
   it("the command: a version that never gets READY within its watch is rolled back (exit 1)", async () => {
-    const { root, packageDirectory } = upgradedRoot()
+    const { root, packageDirectory, selection } = upgradedRoot(res)
     // Nobody serves this status address: the "new version" never answers.
     const config = await unansweredConfig(res)
     const run = await runScorebridge("upgrade-guard", [
@@ -144,7 +91,7 @@ describe("going back to the kept package, in a throw-away root", () => {
     expect(run.stdout).toContain("watching 0.2.0 (upgraded from 0.1.0) for 0.05 min")
     expect(run.stderr).not.toContain("the config does not load")
     expect(versionIn(root)).toBe("0.1.0")
-    expect(selectionIn(root)).toBe("hold")
+    expect(selection()).toBe("hold")
     expect(readRecord(packageDirectory)).toMatchObject({ from: "0.1.0", to: "0.2.0", reasonKind: "never_ready", reinstalled: true, held: true })
     expect(readRecord(packageDirectory).reason).toBe("never READY within 3 s of the upgrade (its status page does not answer)")
   }, 30_000)
