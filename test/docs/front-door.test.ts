@@ -86,7 +86,7 @@ const check = (command: CommandLine): void => {
       }
       if (args[0] === "test") {
         // Running the suite from inside itself would recurse: check that it sets itself up, then runs vitest.
-        expect(packageJson.scripts["test"]).toMatch(/^bash scripts\/system-deps\.sh && vitest run$/u)
+        expect(packageJson.scripts["test"]).toMatch(/^bash scripts\/system-deps\.sh && node scripts\/test-packages\.ts && vitest run$/u)
         return
       }
       break

@@ -124,6 +124,23 @@ describe("the amd64 package in a throw-away root", () => {
     expect(readlinkSync(command())).toBe("../lib/scorebridge/bin/scorebridge")
   })
 
+  it("runs the demo, offline, as the technician's first check", () => {
+    // Its own simulator and a simulated board, on loopback; no Node on the PATH.
+    const demo = spawnSync(command(), ["demo", "--points", "2", "--point-every-ms", "100"], {
+      cwd: dir, encoding: "utf8", env: { PATH: "/usr/sbin:/usr/bin:/sbin:/bin", HOME: dir }, timeout: 60_000
+    })
+    expect(demo.status, demo.stderr).toBe(0)
+    expect(demo.stdout).toMatch(/The simulator accepted (\d+) of \1 score entries/u)
+  })
+
+  it("installs again over itself without changing what the venue has (idempotent scripts)", () => {
+    writeFileSync(configFile(), "# edited for this venue\n")
+    venue.dpkg(["-i", current])
+    expect(venue.installed("scorebridge")).toBe(packageVersion)
+    expect(readFileSync(configFile(), "utf8")).toBe("# edited for this venue\n")
+    expect(mode(at("etc/scorebridge/credentials"))).toBe("700")
+  })
+
   it("takes the token on stdin, never on the command line, and never prints it", () => {
     const set = spawnSync(at("usr/sbin/scorebridge-set-token"), ["--root", venue.root], { input: `  ${token}\n`, encoding: "utf8" })
     expect(set.status, set.stderr).toBe(0)

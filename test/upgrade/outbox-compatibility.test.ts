@@ -23,6 +23,17 @@ const outboxOfThisBridge = () => {
   return state
 }
 
+/** The guard's way back after a restart loop, in the tiny packages' root, with this outbox. */
+const goBack = (upgraded: { readonly root: string; readonly packageDirectory: string }, state: string, said: Array<string> = []) =>
+  Effect.runPromise(rollBack({
+    from: "0.1.0",
+    to: "0.2.0",
+    failure: { kind: "restart_loop", text: "a restart loop" },
+    ...upgraded,
+    outboxFile: outboxFile(state),
+    say: (line) => Effect.sync(() => void said.push(line))
+  }))
+
 const tennisEntry = (i: number, at: number) => ({ timeStamp: at, left: 0, right: 0, period: 1, scoreValue: { gameScores: [[0, 0]], pointScore: [i, 0] } })
 
 describe("can the kept version open the outbox", () => {
@@ -54,15 +65,7 @@ describe("can the kept version open the outbox", () => {
     const state = outboxOfThisBridge()
     upgradeBreakingly(state)
     const said: Array<string> = []
-    const record = await Effect.runPromise(rollBack({
-      from: "0.1.0",
-      to: "0.2.0",
-      failure: { kind: "restart_loop", text: "a restart loop" },
-      packageDirectory,
-      root,
-      outboxFile: outboxFile(state),
-      say: (line) => Effect.sync(() => void said.push(line))
-    }))
+    const record = await goBack({ root, packageDirectory }, state, said)
     expect(versionIn(root)).toBe("0.2.0")
     expect(record).toMatchObject({ reinstalled: false, held: false })
     expect(record.error).toContain("not going back: the outbox")
@@ -73,15 +76,7 @@ describe("can the kept version open the outbox", () => {
     const { root, packageDirectory } = upgradedRoot(res, { keptOutboxSchema: schemaVersion })
     const state = outboxOfThisBridge()
     upgradeAdditively(state, { pressedAt: Date.now(), entry: tennisEntry })
-    const record = await Effect.runPromise(rollBack({
-      from: "0.1.0",
-      to: "0.2.0",
-      failure: { kind: "restart_loop", text: "a restart loop" },
-      packageDirectory,
-      root,
-      outboxFile: outboxFile(state),
-      say: () => Effect.void
-    }))
+    const record = await goBack({ root, packageDirectory }, state)
     expect(versionIn(root)).toBe("0.1.0")
     expect(record).toMatchObject({ reinstalled: true, held: true })
   })
