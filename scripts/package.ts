@@ -106,7 +106,7 @@ const buildOne = (arch: Architecture): string => {
   mkdirSync(at(`${lib}/runtime`), { recursive: true })
   run("tar", ["-xzf", runtimeTarball(arch), "-C", at(`${lib}/runtime`), "--strip-components=1", "package/bin/node", "package/LICENSE"])
   // bin/scorebridge runs runtime/node when it is there (the package), node_modules/.bin/node otherwise (a checkout).
-  execFileSync("mv", [at(`${lib}/runtime/bin/node`), at(`${lib}/runtime/node`)])
+  renameSync(at(`${lib}/runtime/bin/node`), at(`${lib}/runtime/node`))
   rmSync(at(`${lib}/runtime/bin`), { recursive: true })
   for (const module of runtimeModules(join(root, "node_modules"), pin.architectures[arch].serialportPrebuild)) {
     copyModule(module.from, at(`${lib}/node_modules/${module.path}`))
@@ -164,11 +164,11 @@ const buildOne = (arch: Architecture): string => {
   return deb
 }
 
-/** The repository's unit, pointed at the package's paths. */
+/** The repository's unit (written for systemd/install.sh's /opt/scorebridge), pointed at the package's paths. */
 const packagedUnit = (unit: string): string =>
   unit
     .replaceAll("/opt/scorebridge/bin/scorebridge", "/usr/bin/scorebridge")
-    .replace(/^Documentation=.*$/m, "Documentation=file:///usr/share/doc/scorebridge/README.md file:///usr/share/doc/scorebridge/docs/operations.md file:///usr/share/doc/scorebridge/docs/upgrades.md")
+    .replaceAll("file:///opt/scorebridge/", "file:///usr/share/doc/scorebridge/")
 
 function findFiles(directory: string, wanted: (file: string) => boolean): Array<string> {
   if (!existsSync(directory)) return []

@@ -3,7 +3,7 @@ import { createHash } from "node:crypto"
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { join, relative } from "node:path"
 import { promisify } from "node:util"
-
+import type { Architecture } from "./control.ts"
 
 /**
  * The venue's Debian packages as the tests need them, built by `scripts/package.ts` once and
@@ -15,6 +15,7 @@ import { promisify } from "node:util"
  */
 
 const root = join(import.meta.dirname, "../..")
+const out = join(root, "dist/deb")
 
 /** Polls `check` until it returns a value (a lock free), or fails after `timeoutMs`. */
 const waitFor = async (what: string, check: () => true | undefined, { timeoutMs, intervalMs }: { readonly timeoutMs: number; readonly intervalMs: number }) => {
@@ -24,9 +25,8 @@ const waitFor = async (what: string, check: () => true | undefined, { timeoutMs,
     await new Promise((resolve) => setTimeout(resolve, intervalMs))
   }
 }
-const out = join(root, "dist/deb")
 
-export type Architecture = "amd64" | "arm64"
+export type { Architecture }
 
 /** package.json's version: the package `npm run package` builds. */
 export const packageVersion = (JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { version: string }).version

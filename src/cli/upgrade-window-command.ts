@@ -1,8 +1,9 @@
-import { Console, Effect } from "effect"
+import { Clock, Console, Effect, Option } from "effect"
 import { Command, Flag } from "effect/cli"
 import { loadConfig } from "../config/load.ts"
 import { askDaemon } from "../upgrade/daemon-status.ts"
-import { defaultStateDirectory, readDeferredSince, writeDeferredSince } from "../upgrade/deferral-state.ts"
+import { readDeferredSince, writeDeferredSince } from "../upgrade/deferral-state.ts"
+import { defaultPackageDirectory, packageDirectory } from "../upgrade/rollback-record.ts"
 import { decideUpgradeWindow, type WindowVerdict } from "../upgrade/upgrade-window.ts"
 import { configFlag } from "./config-flag.ts"
 
@@ -20,13 +21,14 @@ export const upgradeWindowCommand = Command.make(
   "upgrade-window",
   {
     config: configFlag,
-    stateDir: Flag.String("state-dir").pipe(
-      Flag.withDescription(`Where the time of the first deferral is kept (default: ${defaultStateDirectory})`),
-      Flag.withDefault(defaultStateDirectory)
+    packageDir: Flag.String("package-dir").pipe(
+      Flag.withDescription(`The package's directory, where the time of the first deferral is kept (default: $SCOREBRIDGE_PACKAGE_DIR, else ${defaultPackageDirectory})`),
+      Flag.optional
     ),
     json: Flag.Boolean("json").pipe(Flag.withDescription("Print the verdict as one JSON object"), Flag.withDefault(false))
   },
-  Effect.fn("upgradeWindowCommand")(function*({ config: path, stateDir, json }) {
+  Effect.fn("upgradeWindowCommand")(function*({ config: path, packageDir, json }) {
+    const stateDir = Option.getOrElse(packageDir, () => packageDirectory())
     const config = yield* loadConfig(path).pipe(Effect.result)
     if (config._tag === "Failure") {
       // The bridge would not start again with this file: an upgrade's restart would stop it.
@@ -40,7 +42,7 @@ export const upgradeWindowCommand = Command.make(
     const verdict = decideUpgradeWindow({
       daemon: yield* askDaemon(config.success.status.listen),
       options: config.success.upgrades.window,
-      now: Date.now(),
+      now: yield* Clock.currentTimeMillis,
       deferredSince
     })
     if (verdict.deferredSince !== deferredSince) {

@@ -32,7 +32,8 @@ export const statusAddress = (listen: string): string => {
   return formatHostPort({ host: reachable, port })
 }
 
-type Fetched =
+/** The daemon's `/status.json` as its status page answered it, or why there was no answer. */
+export type Fetched =
   | { readonly _tag: "Body"; readonly status: number; readonly body: string }
   | { readonly _tag: "Refused" }
   | { readonly _tag: "Failed"; readonly detail: string }
@@ -58,9 +59,13 @@ const fetchStatus = (address: string, timeoutMs: number) =>
   })
 
 /**
- * Asks the bridge running on this machine for its status at `listen` (the config's
- * `status.listen`). Never fails: what went wrong is part of the answer.
+ * The `/status.json` of the bridge running on this machine, at `listen` (the config's
+ * `status.listen`): what the upgrade window and the upgrade guard read. Never fails.
  */
+export const fetchDaemonStatus = (listen: string, timeoutMs = defaultTimeoutMs): Effect.Effect<Fetched> =>
+  fetchStatus(statusAddress(listen), timeoutMs)
+
+/** Whether a court of the running bridge may be interrupted. Never fails: what went wrong is part of the answer. */
 export const askDaemon = (listen: string, timeoutMs = defaultTimeoutMs): Effect.Effect<DaemonAnswer> =>
   Effect.gen(function*() {
     const at = statusAddress(listen)

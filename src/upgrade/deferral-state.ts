@@ -2,9 +2,6 @@ import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises"
 import { join } from "node:path"
 import { Effect, Schema } from "effect"
 
-/** Root-owned, kept by the package (docs/upgrades.md); a test passes a temporary directory. */
-export const defaultStateDirectory = "/var/lib/scorebridge-package"
-
 const fileName = "upgrade-window.json"
 
 /** On disk: when the current run of deferrals began, as ISO 8601, so whoever opens the file can read it. */

@@ -1,5 +1,5 @@
 import { Effect, Schema } from "effect"
-import { statusAddress } from "./daemon-status.ts"
+import { fetchDaemonStatus } from "./daemon-status.ts"
 import type { DaemonObservation, Observation, ServiceReach, UnitObservation } from "./guard-rules.ts"
 import type { Look } from "./guard-watch.ts"
 import { runTool } from "./run-tool.ts"
@@ -36,17 +36,14 @@ const daemonObservation = (status: typeof StatusJson.Type): DaemonObservation =>
   }
 }
 
-const statusTimeoutMs = 2_000
 // The service's own answer time across the venue's uplink, with margin.
 const probeTimeoutMs = 5_000
 
 /** The daemon's delivery figures, or null when its status page does not answer as the bridge's. */
 const askDaemon = (listen: string) =>
-  Effect.tryPromise(async () => {
-    const response = await fetch(`http://${statusAddress(listen)}/status.json`, { signal: AbortSignal.timeout(statusTimeoutMs) })
-    return response.ok ? await response.text() : ""
-  }).pipe(
-    Effect.flatMap(decodeStatus),
+  fetchDaemonStatus(listen).pipe(
+    // No answer, or not 200: an empty body, which does not decode either.
+    Effect.flatMap((fetched) => decodeStatus(fetched._tag === "Body" && fetched.status === 200 ? fetched.body : "")),
     Effect.map(daemonObservation),
     Effect.orElseSucceed(() => null)
   )

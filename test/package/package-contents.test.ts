@@ -93,10 +93,15 @@ describe.each(["amd64", "arm64"] as const)("the %s package", (arch) => {
     expect(files.filter((f) => f.endsWith(".ts") && !f.endsWith(".d.ts")), "no TypeScript sources").toEqual([])
     // /etc is the venue's: written once by postinst, never a conffile that would hold unattended upgrades back.
     expect(files.filter((f) => f.startsWith("etc/"))).toEqual([])
-    // The unit runs the packaged command, not a checkout's.
-    const unit = readFileSync(at("lib/systemd/system/scorebridge.service"), "utf8")
-    expect(unit).toContain("ExecStart=/usr/bin/scorebridge run --config /etc/scorebridge/config.yaml")
-    expect(unit).not.toContain("/opt/scorebridge")
+    // The units run the packaged command, not a checkout's, and point at the manual the package holds.
+    expect(readFileSync(at("lib/systemd/system/scorebridge.service"), "utf8")).toContain("ExecStart=/usr/bin/scorebridge run --config /etc/scorebridge/config.yaml")
+    for (const name of readdirSync(at("lib/systemd/system")).filter((n) => n.endsWith(".service"))) {
+      const unit = readFileSync(at(`lib/systemd/system/${name}`), "utf8")
+      expect(unit, name).not.toContain("/opt/scorebridge")
+      const manual = [...unit.matchAll(/file:\/\/(\S+)/gu)].map((m) => m[1]!.slice(1))
+      expect(manual.length, `${name} names its manual`).toBeGreaterThan(0)
+      for (const page of manual) expect(files, `${name}: ${page}`).toContain(page)
+    }
   })
 })
 

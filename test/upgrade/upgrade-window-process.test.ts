@@ -52,7 +52,7 @@ describe("scorebridge upgrade-window with the bridge running", () => {
     const configFile = writeConfig(join(dir, "config.yaml"), config)
     // The same bridge, judged on its clicks alone.
     const clicksOnly = writeConfig(join(dir, "clicks-only.yaml"), { ...config, upgrades: { window: { waitForLiveEvents: false } } })
-    const upgradeWindow = (file = configFile) => runScorebridge("upgrade-window", ["--config", file, "--state-dir", stateDir])
+    const upgradeWindow = (file = configFile) => runScorebridge("upgrade-window", ["--config", file, "--package-dir", stateDir])
 
     const status = async () => (await (await fetch(`http://127.0.0.1:${statusPort}/status.json`)).json()) as StatusSnapshot
     // Refused until the daemon's status page listens.
@@ -113,7 +113,7 @@ describe("scorebridge upgrade-window with the bridge running", () => {
     const dir = tempDir(res, "upgrade-window-broken")
     const file = join(dir, "config.yaml")
     writeConfig(file, { service: { baseUrl: "http://127.0.0.1:9", token: { env: "SCOREBRIDGE_TOKEN" } }, places: [] })
-    const run = await runScorebridge("upgrade-window", ["--config", file, "--state-dir", join(dir, "package-state")])
+    const run = await runScorebridge("upgrade-window", ["--config", file, "--package-dir", join(dir, "package-state")])
     expect(run.stderr).toContain("places: at least one place is required")
     expect(run.stderr).toContain("not a good moment to upgrade: the config does not load")
     expect(run.code).toBe(1)
