@@ -10,6 +10,7 @@ export type ClientEvent =
   | { readonly _tag: "reconnecting" }
   | { readonly _tag: "closed" }
   | { readonly _tag: "error"; readonly message: string }
+  | { readonly _tag: "subscribed"; readonly filters: ReadonlyArray<string> }
   | { readonly _tag: "subscribeFailed"; readonly filters: ReadonlyArray<string>; readonly message: string }
   | { readonly _tag: "unclaimedDropped"; readonly topic: string }
   | { readonly _tag: "redeliveryDropped"; readonly topic: string }
@@ -42,6 +43,8 @@ export const handleEvents = (state: SubscriptionRef.SubscriptionRef<LinkState>, 
       case "error":
         lastError = event.message
         return
+      case "subscribed":
+        return yield* Effect.log(`MQTT subscribed to ${event.filters.join(", ")}`)
       case "subscribeFailed":
         return yield* Effect.logError(`MQTT subscription to ${event.filters.join(", ")} failed: ${event.message}`)
       case "unclaimedDropped":

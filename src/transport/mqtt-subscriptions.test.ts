@@ -40,6 +40,15 @@ describe("MqttSubscriptions", () => {
     expect(s.sent.map(({ filters, qos }) => ({ filters, qos }))).toEqual([{ filters: ["venue/+/button", "venue/+/score"], qos: 1 }])
   })
 
+  it("says which filters the broker granted: from then on it keeps what is published on them", () => {
+    const s = setUp()
+    s.connect(false)
+    s.subscriptions.want(["a", "b"])
+    expect(s.events).toEqual([])
+    s.grant(0)
+    expect(s.events).toEqual([{ _tag: "subscribed", filters: ["a", "b"] }])
+  })
+
   it("does not ask again for a filter whose answer is pending or granted", () => {
     const s = setUp()
     s.connect(false)
@@ -79,11 +88,14 @@ describe("MqttSubscriptions", () => {
     s.connect(false)
     s.subscriptions.want(["ok", "$SYS/forbidden"])
     s.grant(0, (filter) => (filter === "ok" ? 1 : 128))
-    expect(s.events).toEqual([{ _tag: "subscribeFailed", filters: ["$SYS/forbidden"], message: "refused by the broker" }])
+    expect(s.events).toEqual([
+      { _tag: "subscribed", filters: ["ok"] },
+      { _tag: "subscribeFailed", filters: ["$SYS/forbidden"], message: "refused by the broker" }
+    ])
     s.subscriptions.want(["other"])
     expect(s.sent[1]!.filters).toEqual(["$SYS/forbidden", "other"])
     s.sent[1]!.answer(new Error("Connection closed"))
-    expect(s.events[1]).toEqual({ _tag: "subscribeFailed", filters: ["$SYS/forbidden", "other"], message: "Connection closed" })
+    expect(s.events[2]).toEqual({ _tag: "subscribeFailed", filters: ["$SYS/forbidden", "other"], message: "Connection closed" })
     s.close()
     s.connect(true)
     expect(s.sent[2]!.filters).toEqual(["$SYS/forbidden", "other"])

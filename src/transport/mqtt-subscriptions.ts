@@ -54,7 +54,10 @@ export class MqttSubscriptions {
       for (const filter of missing) this.#requested.delete(filter)
       if (err) return this.#report({ _tag: "subscribeFailed", filters: missing, message: err.message })
       const refused = (grants ?? []).filter((grant) => grant.qos >= 128).map((grant) => grant.topic)
-      for (const grant of grants ?? []) if (grant.qos < 128) this.#granted.add(grant.topic)
+      const granted = (grants ?? []).filter((grant) => grant.qos < 128).map((grant) => grant.topic)
+      for (const filter of granted) this.#granted.add(filter)
+      // Only from here does the broker keep what is published on them for this session: "connected" is not yet "listening".
+      if (granted.length > 0) this.#report({ _tag: "subscribed", filters: granted })
       if (refused.length > 0) this.#report({ _tag: "subscribeFailed", filters: refused, message: "refused by the broker" })
     })
   }

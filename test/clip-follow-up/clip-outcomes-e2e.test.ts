@@ -84,7 +84,8 @@ describe("clip outcomes of a match whose camera is off for a while", () => {
     daemon = faultDaemon(configFile, join(dir, "daemon.log"), { SCOREBRIDGE_TOKEN: token })
     releases.push(() => daemon.kill9())
     daemon.start()
-    await daemon.waitForLog(/MQTT connected/)
+    // Subscribed, not only connected: what is published before the broker grants a filter is lost.
+    for (const topic of [remoteTopic, scoreTopic]) await daemon.waitForLog(new RegExp(`MQTT subscribed to .*${topic}`))
   }, 30_000)
 
   afterAll(async () => {

@@ -36,12 +36,15 @@ export const pressEvery = (publisher: MqttClient, everyMs: number, already: Read
 /**
  * Starts the daemon and waits until a first press has become a moment: only from then on does
  * the broker hold a persistent session for it, so only presses after this are owed to it (a
- * broker drops messages for a client id it has never seen subscribe). Returns the press's time.
+ * broker drops messages for a client id it has never seen subscribe). The press is published once
+ * the broker granted the daemon's subscription, not at "MQTT connected": a button stream that
+ * starts after the connection subscribes a moment later, and a press before that was lost (a
+ * flake seen under load). Returns the press's time.
  */
 export const primeSession = async (world: World): Promise<number> => {
   const from = world.daemon.logs().length
   world.daemon.start()
-  await world.daemon.waitForLog(/MQTT connected/, { from })
+  await world.daemon.waitForLog(new RegExp(`MQTT subscribed to .*${remoteTopic}`), { from })
   const sentAt = Date.now()
   await world.publisher.publishAsync(remoteTopic, JSON.stringify({ action: "single" }), { qos: 1 })
   await eventually("the first press to become a moment", async () => {
