@@ -17,7 +17,7 @@ const endedYet = async (fiber: Fiber.Fiber<void>) => {
 
 describe("closing waits for the fsyncs in flight, without polling", () => {
   it("completes at once when none is in flight", async () => {
-    await Effect.runPromise(new SyncsInFlight().ended)
+    expect(await endedYet(Effect.runFork(new SyncsInFlight().ended))).toBe(true)
   })
 
   it("waits for the last fsync to end, including one started by the end of another", async () => {
@@ -52,7 +52,7 @@ describe("closing waits for the fsyncs in flight, without polling", () => {
       throw new Error("EBADF")
     })
     expect(() => sync(() => undefined)).toThrow("EBADF")
-    await Effect.runPromise(syncs.ended)
+    expect(await endedYet(Effect.runFork(syncs.ended))).toBe(true)
   })
 
   it("an outbox closes as soon as its writes are on disk", async () => {
