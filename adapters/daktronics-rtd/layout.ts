@@ -1,6 +1,7 @@
 /**
  * RTD buffer field tables (0-based offsets; the Daktronics manual counts
- * from 1). Source: /work/shared/protocols/daktronics-rtd.md, see README.md.
+ * from 1). Source: ../shared/protocols/daktronics-rtd.md (the protocol notes
+ * beside the project, from its root); see README.md.
  */
 export interface Field {
   readonly offset: number

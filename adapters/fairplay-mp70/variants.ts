@@ -1,7 +1,8 @@
 /**
  * The two public descriptions of the MP-70's RS-232 packets. Positions count
  * from the STX (= 0), both ends included. Facts and sources:
- * /work/shared/protocols/fairplay-mp70.md.
+ * ../shared/protocols/fairplay-mp70.md (the protocol notes beside the
+ * project, from its root).
  */
 
 /** Type letters (byte 1). */
