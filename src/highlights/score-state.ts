@@ -1,6 +1,6 @@
 import type { Reading, Side } from "../domain/reading.ts"
 import type { Pair, ScoreEntry } from "../domain/score-entry.ts"
-import { servicePoint } from "../scoring/tennis-points.ts"
+import { servicePoint } from "../domain/tennis-points.ts"
 import { ruleFamily } from "./rule-catalog.ts"
 
 /**

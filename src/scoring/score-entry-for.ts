@@ -1,7 +1,7 @@
 import type { Reading } from "../domain/reading.ts"
 import type { GenericEntry, Pair, ScoreEntry, TennisEntry, VolleyballEntry } from "../domain/score-entry.ts"
-import { sportKind } from "./sport-kind.ts"
-import { servicePoint } from "./tennis-points.ts"
+import { sportKind } from "../domain/sport-kind.ts"
+import { servicePoint } from "../domain/tennis-points.ts"
 
 /**
  * The score entry a reading stands for, or undefined while the reading lacks

@@ -1,7 +1,7 @@
 import { Option } from "effect"
 import type { OutboxItem } from "../delivery/outbox.ts"
 import type { Pair } from "../domain/score-entry.ts"
-import { sportKind } from "../scoring/sport-kind.ts"
+import { sportKind } from "../domain/sport-kind.ts"
 import { asGenericScore, asSetScore, asTennisScore } from "./outbox-payloads.ts"
 import type { PeriodSpan, ScorePoint, ScoreSegment, ScoreShape, TieBreakSpan } from "./timeline-model.ts"
 

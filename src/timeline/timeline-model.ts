@@ -1,6 +1,6 @@
 import type { ClipOutcome } from "../delivery/follow-up.ts"
 import type { ItemState } from "../delivery/outbox.ts"
-import type { SportKind } from "../scoring/sport-kind.ts"
+import type { SportKind } from "../domain/sport-kind.ts"
 
 /**
  * One place's current event as a picture's worth of data: what the SVG draws and what tests

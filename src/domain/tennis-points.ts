@@ -1,4 +1,4 @@
-import type { GamePoint } from "../domain/reading.ts"
+import type { GamePoint } from "./reading.ts"
 
 const shown: Readonly<Record<string, number>> = { "0": 0, "00": 0, "15": 1, "30": 2, "40": 3, "AD": 4, "A": 4 }
 
