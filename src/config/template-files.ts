@@ -1,6 +1,6 @@
 import { Effect } from "effect"
-import { readTemplateFile } from "../clicks/overlay-template.ts"
-import { checkTemplate } from "../clicks/template-rules.ts"
+import { readTemplateFile } from "./overlay-template.ts"
+import { checkTemplate } from "./template-rules.ts"
 import type { ConfigProblem, LoadedConfig } from "./load.ts"
 
 /**

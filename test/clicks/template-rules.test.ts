@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { checkTemplate, templateNotes, templatePlaceholders } from "../../src/clicks/template-rules.ts"
+import { checkTemplate, templateNotes, templatePlaceholders } from "../../src/config/template-rules.ts"
 
 const page = (head: string, body = "") => `<!doctype html><html><head>${head}</head><body>${body}</body></html>`
 const sized = '<meta renderWidth="600" renderHeight="120">'
