@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, statSync } from "node:fs"
 import { join } from "node:path"
-import { slowDiskUnavailable } from "../test/support/slow-disk.ts"
+import { slowDiskUnavailable } from "../scripts/support/slow-disk.ts"
 
 /**
  * Refuses, before anything starts, a run whose figures would not be the code's: exits with the

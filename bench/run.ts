@@ -2,7 +2,7 @@
  * The daemon's performance figures (issue #7): latency of presses and score changes, drain rate,
  * memory and start-up of `bin/scorebridge run` as a separate process serving 8 places, plus the
  * decoders' throughput in-process; then (issue #14) a second daemon whose state directory is on
- * ext4 over a slow device whose every fsync really takes 500 ms (test/support/slow-disk.ts): stamp
+ * ext4 over a slow device whose every fsync really takes 500 ms (scripts/support/slow-disk.ts): stamp
  * error, click latency and the delay other courts' entries get while one court's write is stalled.
  * Prints figures as it goes and, last, one JSON line.
  *

@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import type { RecordedRequest } from "../simulator/control-client.ts"
 import { heldTiming } from "../src/transport/held-messages.ts"
-import { type FsyncRecord, mountSlowDisk } from "../test/support/slow-disk.ts"
+import { type FsyncRecord, mountSlowDisk } from "../scripts/support/slow-disk.ts"
 import type { Cleanup } from "./cleanup.ts"
 import { type LogLine, startDaemon } from "./daemon-process.ts"
 import { allRequests } from "./deliveries.ts"
@@ -55,7 +55,7 @@ export interface SlowDiskFigures {
 /**
  * Issue 14's slow-disk phase: a second daemon, configured as the first but with its state
  * directory on ext4 over a loop device whose image is on a FUSE passthrough that really sleeps
- * before every flush, so an fsync takes about 500 ms (test/support/slow-disk.ts), while every
+ * before every flush, so an fsync takes about 500 ms (scripts/support/slow-disk.ts), while every
  * place keeps sending clock frames; then the rounds of slow-disk-rounds.ts. The first daemon
  * must be stopped.
  */

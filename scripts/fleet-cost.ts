@@ -18,11 +18,11 @@ import { connectAsync, type MqttClient } from "mqtt"
 import { SimulatorControl } from "../simulator/control-client.ts"
 import { startSimulator } from "../simulator/index.ts"
 import { faultDaemon } from "../test/faults/support/daemon.ts"
-import { type Engine, processCost, query, startAgent, startCentral } from "../test/fleet/support/engines.ts"
-import { daemonConfig, jsonCourtOverMqtt, type PlaceConfig, writeConfig } from "../test/support/daemon-config.ts"
-import { eventually } from "../test/support/eventually.ts"
-import { freePort } from "../test/support/free-port.ts"
-import { startMosquitto } from "../test/support/mosquitto.ts"
+import { type Engine, processCost, query, startAgent, startCentral } from "./support/fleet-engines.ts"
+import { daemonConfig, jsonCourtOverMqtt, type PlaceConfig, writeConfig } from "./support/daemon-config.ts"
+import { eventually } from "./support/eventually.ts"
+import { freePort } from "./support/free-port.ts"
+import { startMosquitto } from "./support/mosquitto.ts"
 
 const venue = "cost-venue"
 const token = `fleet-cost-token-${process.pid}`
@@ -103,7 +103,7 @@ const release = async () => {
     }
   }
 }
-// Ctrl-C: the exit handlers of test/support/child.ts and the daemon's kill their processes.
+// Ctrl-C: the exit handlers of scripts/support/child.ts and the daemon's kill their processes.
 process.once("SIGINT", () => process.exit(130))
 
 try {

@@ -9,7 +9,7 @@
 #
 # The FUSE slow-disk tests also need the device /dev/fuse, which no package brings.
 # SCOREBRIDGE_WITHOUT_FUSE=1 opts out of them: their packages and the device are not required
-# here, and the tests skip (test/support/slow-disk.ts), also in CI.
+# here, and the tests skip (scripts/support/slow-disk.ts), also in CI.
 #
 # For test/preflight/system-deps.test.ts, which plays machines that lack tools:
 #   SCOREBRIDGE_DEPS_ROOT=DIR       prefix of the absolute paths checked (DIR/usr/sbin/mosquitto, DIR/dev/fuse)
@@ -27,9 +27,9 @@ if [[ "${SCOREBRIDGE_WITHOUT_FUSE:-}" == 1 ]]; then without_fuse=1; fi
 # python:MODULE, a module /usr/bin/python3 must import, or file:PATH, a file that must be there
 # (a library, which need not be executable).
 deps=(
-  # pseudo-terminal pairs standing in for serial cables (test/support/pty.ts)
+  # pseudo-terminal pairs standing in for serial cables (scripts/support/pty.ts)
   "socat socat"
-  # the MQTT broker the tests start on free loopback ports (test/support/mosquitto.ts)
+  # the MQTT broker the tests start on free loopback ports (scripts/support/mosquitto.ts)
   "mosquitto /usr/sbin/mosquitto"
   # the unit file's verify/security tests, and the daemon's readiness and watchdog notifications
   "systemd systemd-analyze systemd-notify"
@@ -37,9 +37,9 @@ deps=(
   "python3 /usr/bin/python3"
   # headless browser for the status page and timeline tests (playwright-core brings none)
   "chromium /usr/bin/chromium"
-  # the slow disk's mount point: unmounted with fusermount (test/support/slow-disk.ts)
+  # the slow disk's mount point: unmounted with fusermount (scripts/support/slow-disk.ts)
   "fuse fusermount"
-  # the slow disk itself, test/support/slowfs.py (Debian names the module fusepy)
+  # the slow disk itself, scripts/support/slowfs.py (Debian names the module fusepy)
   "python3-fusepy python:fusepy"
   # the slow disk's block mode (ext4 on a loop device); Debian 12 ships these three in "mount".
   # losetup and mkfs.ext4 by path: /usr/sbin is on root's PATH (that mode needs root) but often
@@ -138,7 +138,7 @@ if ((${#missing[@]} > 0)); then
   fi
 fi
 
-# /dev/fuse: the kernel's FUSE device, needed read-write (as test/support/slow-disk.ts checks it).
+# /dev/fuse: the kernel's FUSE device, needed read-write (as scripts/support/slow-disk.ts checks it).
 fuse_usable() { [[ -r "$prefix/dev/fuse" && -w "$prefix/dev/fuse" ]]; }
 if [[ -z "$without_fuse" ]] && ! fuse_usable; then
   if can_install && command -v modprobe >/dev/null; then modprobe fuse >/dev/null 2>&1; fi

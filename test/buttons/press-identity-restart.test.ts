@@ -4,9 +4,9 @@ import { afterEach, describe, expect, it } from "vitest"
 import { clicksOn, place, sport, startBroker, startService, token } from "../clicks-e2e/harness.ts"
 import { faultDaemon } from "../faults/support/daemon.ts"
 import { resources, tempDir } from "../scoreboard/harness.ts"
-import { daemonConfig, writeConfig } from "../support/daemon-config.ts"
-import { eventually } from "../support/eventually.ts"
-import { freePort } from "../support/free-port.ts"
+import { daemonConfig, writeConfig } from "../../scripts/support/daemon-config.ts"
+import { eventually } from "../../scripts/support/eventually.ts"
+import { freePort } from "../../scripts/support/free-port.ts"
 
 /**
  * A Shelly Button1 (Gen1) re-publishes its last `input_event`, same `event_cnt`, some seconds

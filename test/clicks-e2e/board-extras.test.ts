@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { frame } from "../../adapters/stramatel-452m/encode.ts"
 import { resources, tempDir } from "../scoreboard/harness.ts"
-import { daemonConfig } from "../support/daemon-config.ts"
-import { eventually } from "../support/eventually.ts"
-import { openWriter, type PtyWriter, startPtyPair } from "../support/pty.ts"
+import { daemonConfig } from "../../scripts/support/daemon-config.ts"
+import { eventually } from "../../scripts/support/eventually.ts"
+import { openWriter, type PtyWriter, startPtyPair } from "../../scripts/support/pty.ts"
 import {
   type Broker,
   clicksOn,

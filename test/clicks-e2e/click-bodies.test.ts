@@ -2,9 +2,9 @@ import type { FileHandle } from "node:fs/promises"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { RecordedRequest } from "../../simulator/control-client.ts"
 import { resources, tempDir } from "../scoreboard/harness.ts"
-import { daemonConfig } from "../support/daemon-config.ts"
-import { eventually } from "../support/eventually.ts"
-import { openWriter, type PtyWriter, startPtyPair } from "../support/pty.ts"
+import { daemonConfig } from "../../scripts/support/daemon-config.ts"
+import { eventually } from "../../scripts/support/eventually.ts"
+import { openWriter, type PtyWriter, startPtyPair } from "../../scripts/support/pty.ts"
 import {
   type Broker,
   clicksOn,

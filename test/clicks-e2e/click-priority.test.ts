@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest"
 import { resources, tempDir } from "../scoreboard/harness.ts"
-import { daemonConfig } from "../support/daemon-config.ts"
-import { eventually } from "../support/eventually.ts"
-import { openWriter, startPtyPair } from "../support/pty.ts"
+import { daemonConfig } from "../../scripts/support/daemon-config.ts"
+import { eventually } from "../../scripts/support/eventually.ts"
+import { openWriter, startPtyPair } from "../../scripts/support/pty.ts"
 import { nextClientId, place, sport, startBroker, startDaemon, startService, untilHeard, waitForClicks, waitForLog } from "./harness.ts"
 
 const requestsPerSecond = 2

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest"
 import { resources, type Resources, tempDir } from "../scoreboard/harness.ts"
-import { daemonConfig } from "../support/daemon-config.ts"
-import { eventually } from "../support/eventually.ts"
+import { daemonConfig } from "../../scripts/support/daemon-config.ts"
+import { eventually } from "../../scripts/support/eventually.ts"
 import { clicksOn, nextClientId, place, sport, startBroker, startDaemon, startService, untilHeard, waitForClicks, waitForLog } from "./harness.ts"
 import { sleep } from "../support/sleep.ts"
 

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest"
 import { resources, tempDir } from "../scoreboard/harness.ts"
-import { daemonConfig } from "../support/daemon-config.ts"
-import { eventually } from "../support/eventually.ts"
+import { daemonConfig } from "../../scripts/support/daemon-config.ts"
+import { eventually } from "../../scripts/support/eventually.ts"
 import { nextClientId, place, sport, startBroker, startDaemon, startService, untilHeard, waitForLog } from "./harness.ts"
 
 describe("a press with no event on the place", () => {

@@ -5,8 +5,8 @@ import { afterEach, describe, expect, it } from "vitest"
 import { Outbox } from "../../src/delivery/outbox.ts"
 import { receivedAsOf, Redeliveries } from "../../src/transport/redeliveries.ts"
 import { resources, tempDir } from "../scoreboard/harness.ts"
-import { daemonConfig } from "../support/daemon-config.ts"
-import { eventually } from "../support/eventually.ts"
+import { daemonConfig } from "../../scripts/support/daemon-config.ts"
+import { eventually } from "../../scripts/support/eventually.ts"
 import { nextClientId, place, sport, startBroker, startDaemon, startService, waitForLog } from "./harness.ts"
 
 /**

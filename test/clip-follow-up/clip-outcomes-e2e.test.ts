@@ -7,10 +7,10 @@ import { SimulatorControl, type StateEvent } from "../../simulator/control-clien
 import { startSimulator } from "../../simulator/index.ts"
 import type { StatusSnapshot } from "../../src/status/status-snapshot.ts"
 import { faultDaemon, type FaultDaemon } from "../faults/support/daemon.ts"
-import { daemonConfig, jsonCourtOverMqtt, writeConfig } from "../support/daemon-config.ts"
-import { eventually } from "../support/eventually.ts"
-import { freePort } from "../support/free-port.ts"
-import { type Mosquitto, startMosquitto } from "../support/mosquitto.ts"
+import { daemonConfig, jsonCourtOverMqtt, writeConfig } from "../../scripts/support/daemon-config.ts"
+import { eventually } from "../../scripts/support/eventually.ts"
+import { freePort } from "../../scripts/support/free-port.ts"
+import { type Mosquitto, startMosquitto } from "../../scripts/support/mosquitto.ts"
 
 /**
  * The whole path of a clip's outcome with the real parts: the daemon as a process, the simulator

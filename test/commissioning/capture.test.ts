@@ -7,8 +7,8 @@ import { protocols } from "../../adapters/registry.ts"
 import type { ReceivedChunk } from "../../src/domain/received.ts"
 import { parseCapture } from "../../src/replay/capture-format.ts"
 import { replay, type ReplayRecord } from "../../src/replay/replay.ts"
-import { eventually } from "../support/eventually.ts"
-import { openWriter, type PtyPair, startPtyPair } from "../support/pty.ts"
+import { eventually } from "../../scripts/support/eventually.ts"
+import { openWriter, type PtyPair, startPtyPair } from "../../scripts/support/pty.ts"
 import { runCli, type Started, startCli } from "./support.ts"
 
 const scratch = mkdtempSync(join(tmpdir(), "scorebridge-capture-"))

@@ -8,8 +8,8 @@ import { message11 } from "../../adapters/bodet-scorepad/encode.ts"
 import { gameStream as fairplayGame } from "../../adapters/fairplay-mp70/test-support.ts"
 import { frame } from "../../adapters/stramatel-452m/encode.ts"
 import type { Reading } from "../../src/domain/reading.ts"
-import { type PtyPair, startPtyPair, writeToPty } from "../support/pty.ts"
-import { eventually } from "../support/eventually.ts"
+import { type PtyPair, startPtyPair, writeToPty } from "../../scripts/support/pty.ts"
+import { eventually } from "../../scripts/support/eventually.ts"
 import { playInLoop, runCli, startCli } from "./support.ts"
 
 const scratch = mkdtempSync(join(tmpdir(), "scorebridge-sniff-"))

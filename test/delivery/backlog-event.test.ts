@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { afterEach, expect, it } from "vitest"
 import { ActiveEvents } from "../../src/events/active-events.ts"
-import { eventually } from "../support/eventually.ts"
+import { eventually } from "../../scripts/support/eventually.ts"
 import { genericEntry, startDelivery } from "./delivery-harness.ts"
 
 let delivery: Awaited<ReturnType<typeof startDelivery>> | undefined

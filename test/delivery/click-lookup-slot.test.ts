@@ -1,5 +1,5 @@
 import { afterEach, expect, it } from "vitest"
-import { eventually } from "../support/eventually.ts"
+import { eventually } from "../../scripts/support/eventually.ts"
 import { appendPressWithUnknownEvent, startDelivery } from "./delivery-harness.ts"
 
 let delivery: Awaited<ReturnType<typeof startDelivery>> | undefined

@@ -6,7 +6,7 @@ import { afterEach, expect, it } from "vitest"
 import { Outbox } from "../../src/delivery/outbox.ts"
 import { RateBudget } from "../../src/delivery/rate-budget.ts"
 import type { RecordedRequest } from "../../simulator/recorder.ts"
-import { eventually } from "../support/eventually.ts"
+import { eventually } from "../../scripts/support/eventually.ts"
 import { appendPressWithUnknownEvent, genericEntry, startDelivery } from "./delivery-harness.ts"
 
 /** How long the stand-in for a slow disk holds each in-doubt write (a stalled fsync). */

@@ -4,7 +4,7 @@ import { join } from "node:path"
 import { DatabaseSync } from "node:sqlite"
 import { describe, expect, it } from "vitest"
 import { Effect, Option } from "effect"
-import { mountSlowDisk, slowDiskSkipped } from "../support/slow-disk.ts"
+import { mountSlowDisk, slowDiskSkipped } from "../../scripts/support/slow-disk.ts"
 import { tempStateDirectory, runWithOutbox } from "./outbox-support.ts"
 import { type Ack, nodeBinary, runWriter, writerScript } from "./outbox-writer-process.ts"
 

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from "vitest"
 import { Cause, Effect, Exit, Logger, Option } from "effect"
 import { Outbox } from "../../src/delivery/outbox.ts"
 import { runWithOutbox, tempStateDirectory } from "./outbox-support.ts"
-import { eventually } from "../support/eventually.ts"
+import { eventually } from "../../scripts/support/eventually.ts"
 import { genericEntry, startDelivery } from "./delivery-harness.ts"
 
 /**

@@ -5,7 +5,7 @@ import { bridgeVersion } from "../../src/domain/version.ts"
 import { Outbox } from "../../src/delivery/outbox.ts"
 import { migrations, oldestReader, schemaVersion } from "../../src/delivery/outbox-schema.ts"
 import { outboxStates } from "../support/outbox-file.ts"
-import { eventually } from "../support/eventually.ts"
+import { eventually } from "../../scripts/support/eventually.ts"
 import { genericEntry, startDelivery } from "./delivery-harness.ts"
 import {
   newerBridge,

@@ -4,7 +4,7 @@ import { join } from "node:path"
 import { Effect, Option } from "effect"
 import { afterEach, describe, expect, it } from "vitest"
 import { Outbox } from "../../src/delivery/outbox.ts"
-import { eventually } from "../support/eventually.ts"
+import { eventually } from "../../scripts/support/eventually.ts"
 import { genericEntry, startDelivery } from "./delivery-harness.ts"
 
 let delivery: Awaited<ReturnType<typeof startDelivery>> | undefined

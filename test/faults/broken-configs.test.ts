@@ -5,7 +5,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { stringify } from "yaml"
-import { freePort } from "../support/free-port.ts"
+import { freePort } from "../../scripts/support/free-port.ts"
 import { recordFigures, figures } from "./support/summary.ts"
 
 /**

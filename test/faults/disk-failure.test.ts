@@ -1,10 +1,10 @@
 import { mkdirSync } from "node:fs"
 import { join } from "node:path"
 import { afterEach, describe, expect, it } from "vitest"
-import { eventually } from "../support/eventually.ts"
+import { eventually } from "../../scripts/support/eventually.ts"
 import { outboxStates } from "../support/outbox-file.ts"
 import { resources, tempDir } from "../support/resources.ts"
-import { mountSlowDisk, slowDiskUnavailable } from "../support/slow-disk.ts"
+import { mountSlowDisk, slowDiskUnavailable } from "../../scripts/support/slow-disk.ts"
 import { checkPresses, eventOf } from "./support/guarantees.ts"
 import { primeSession } from "./support/presses.ts"
 import { statusOutputs, tokenLeaks } from "./support/token-scan.ts"
@@ -15,7 +15,7 @@ import { sleep } from "../support/sleep.ts"
  * The card fails an outbox fsync (EIO): the daemon must say so in one fatal line and exit 74
  * (EX_IOERR) for systemd to start it again, and the press whose append waited for that fsync
  * must stay unacknowledged, so that the broker hands it to the next run. The state directory is
- * on the lazy FUSE mount (test/support/slow-disk.ts): there the daemon's own fdatasync of the
+ * on the lazy FUSE mount (scripts/support/slow-disk.ts): there the daemon's own fdatasync of the
  * write-ahead log gets the EIO (ext4 over a loop device would turn it into journal errors), and
  * a power cut once it has exited throws away what the failed fsync did not store, as a dying
  * card may. A daemon that acknowledged a press before its fsync succeeded loses it in that cut; one

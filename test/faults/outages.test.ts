@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest"
 import type { Fault } from "../../simulator/control-client.ts"
-import { eventually } from "../support/eventually.ts"
+import { eventually } from "../../scripts/support/eventually.ts"
 import { streamMatch } from "./support/match-streamer.ts"
 import { long, scenarioTimeoutMs, sizes, suiteSeed } from "./support/mode.ts"
 import { pressEvery, primeSession } from "./support/presses.ts"

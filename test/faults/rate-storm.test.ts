@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest"
-import { eventually } from "../support/eventually.ts"
+import { eventually } from "../../scripts/support/eventually.ts"
 import { streamMatch } from "./support/match-streamer.ts"
 import { long, scenarioTimeoutMs, suiteSeed } from "./support/mode.ts"
 import { outboxStates } from "../support/outbox-file.ts"

@@ -5,11 +5,11 @@ import type { StatusSnapshot } from "../../src/status/status-snapshot.ts"
 import { linesTennis } from "../scoreboard/consoles/text.ts"
 import { expectedEntries } from "../scoreboard/matches/match.ts"
 import { tennisEntry, tennisSet } from "../scoreboard/matches/tennis-set.ts"
-import { eventually } from "../support/eventually.ts"
+import { eventually } from "../../scripts/support/eventually.ts"
 import { outboxStates } from "../support/outbox-file.ts"
-import { openWriter } from "../support/pty.ts"
+import { openWriter } from "../../scripts/support/pty.ts"
 import { resources, tempDir } from "../support/resources.ts"
-import { mountSlowDisk, slowDiskUnavailable } from "../support/slow-disk.ts"
+import { mountSlowDisk, slowDiskUnavailable } from "../../scripts/support/slow-disk.ts"
 import { comparable, eventOf } from "./support/guarantees.ts"
 import { primeSession } from "./support/presses.ts"
 import { mqttPlace, remoteTopic, scoreboardPlace, startWorld, type World } from "./support/world.ts"
@@ -18,7 +18,7 @@ import { sleep } from "../support/sleep.ts"
 /**
  * Stamps stay exact while the outbox's fsyncs take 400 ms (issue 14): the daemon as a real
  * process, its state directory on ext4 over a loop device whose every flush really sleeps (see
- * test/support/slow-disk.ts, block mode), score changes written on the pty 60 ms apart with
+ * scripts/support/slow-disk.ts, block mode), score changes written on the pty 60 ms apart with
  * presses over MQTT in between, all on one broker connection. Each entry and click must reach the
  * simulator stamped at most `stampLimitMs` after the test wrote the frame or published the press.
  * A daemon that fsyncs on its event loop reads every frame and press that arrives during the

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest"
-import { eventually } from "../support/eventually.ts"
+import { eventually } from "../../scripts/support/eventually.ts"
 import { outboxStates } from "../support/outbox-file.ts"
 import { primeSession } from "./support/presses.ts"
 import { figures, recordFigures } from "./support/summary.ts"

@@ -6,11 +6,11 @@ import { parse } from "yaml"
 import { SimulatorControl } from "../../simulator/control-client.ts"
 import { startSimulator } from "../../simulator/index.ts"
 import { faultDaemon, type FaultDaemon } from "../faults/support/daemon.ts"
-import { daemonConfig, writeConfig } from "../support/daemon-config.ts"
-import { eventually } from "../support/eventually.ts"
-import { freePort } from "../support/free-port.ts"
-import { type PtyPair, startPtyPair, writeToPty } from "../support/pty.ts"
-import { type Engine, type Notified, processCost, query, rulesFile, startAgent, startAlertmanager, startCentral, startWebhook } from "./support/engines.ts"
+import { daemonConfig, writeConfig } from "../../scripts/support/daemon-config.ts"
+import { eventually } from "../../scripts/support/eventually.ts"
+import { freePort } from "../../scripts/support/free-port.ts"
+import { type PtyPair, startPtyPair, writeToPty } from "../../scripts/support/pty.ts"
+import { type Engine, type Notified, processCost, query, rulesFile, startAgent, startAlertmanager, startCentral, startWebhook } from "../../scripts/support/fleet-engines.ts"
 
 /**
  * The whole fleet path with real processes, on loopback: three venues (a daemon, its console on a

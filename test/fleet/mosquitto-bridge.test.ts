@@ -9,9 +9,9 @@ import { startSimulator } from "../../simulator/index.ts"
 import { faultDaemon, type FaultDaemon } from "../faults/support/daemon.ts"
 import { tokenLeaks } from "../faults/support/token-scan.ts"
 import { type ConfiguredMosquitto, startConfiguredMosquitto } from "../support/configured-mosquitto.ts"
-import { daemonConfig, jsonCourtOverMqtt, writeConfig } from "../support/daemon-config.ts"
-import { eventually } from "../support/eventually.ts"
-import { freePort } from "../support/free-port.ts"
+import { daemonConfig, jsonCourtOverMqtt, writeConfig } from "../../scripts/support/daemon-config.ts"
+import { eventually } from "../../scripts/support/eventually.ts"
+import { freePort } from "../../scripts/support/free-port.ts"
 import { makeTestCa, type TestCa } from "../support/test-ca.ts"
 
 /**

@@ -4,7 +4,7 @@ import { daktronicsBasketball } from "../scoreboard/consoles/daktronics.ts"
 import { type Bridge, resources, tempDir } from "../scoreboard/harness.ts"
 import type { BasketballBoard } from "../scoreboard/matches/basketball-quarter.ts"
 import { startPtyBridge } from "../scoreboard/pty-match.ts"
-import { eventually } from "../support/eventually.ts"
+import { eventually } from "../../scripts/support/eventually.ts"
 import { sleep } from "../support/sleep.ts"
 import { acceptedClicks, acceptedScores, clickRequests, outboxByKind, outboxItems, untilLogged } from "./support.ts"
 

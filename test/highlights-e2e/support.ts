@@ -5,7 +5,7 @@ import type { RecordedRequest } from "../../simulator/control-client.ts"
 import type { SimulatedConsole } from "../scoreboard/consoles/console.ts"
 import { type Bridge, stampToleranceMs, type WriteTimes } from "../scoreboard/harness.ts"
 import type { Expected, Step } from "../scoreboard/matches/match.ts"
-import { eventually } from "../support/eventually.ts"
+import { eventually } from "../../scripts/support/eventually.ts"
 import { type PlayClock, wallClock } from "../scoreboard/play-clock.ts"
 
 /**

@@ -1,4 +1,4 @@
-import { openWriter, startPtyPair } from "../support/pty.ts"
+import { openWriter, startPtyPair } from "../../scripts/support/pty.ts"
 import type { SimulatedConsole } from "./consoles/console.ts"
 import {
   type Bridge,

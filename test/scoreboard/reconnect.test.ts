@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest"
-import { eventually } from "../support/eventually.ts"
-import { openWriter } from "../support/pty.ts"
+import { eventually } from "../../scripts/support/eventually.ts"
+import { openWriter } from "../../scripts/support/pty.ts"
 import type { SimulatedConsole } from "./consoles/console.ts"
 import { daktronicsBasketball } from "./consoles/daktronics.ts"
 import { stramatelBasketball } from "./consoles/stramatel.ts"

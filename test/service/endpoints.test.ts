@@ -2,7 +2,7 @@ import { Effect, Option } from "effect"
 import { afterEach, beforeEach, describe, expect, it } from "vitest"
 import { startSimulator, type RunningSimulator } from "../../simulator/index.ts"
 import { SimulatorControl } from "../../simulator/control-client.ts"
-import { eventually } from "../support/eventually.ts"
+import { eventually } from "../../scripts/support/eventually.ts"
 import { failureOf, tennisEntry, volleyballEntry, withClient, type Client } from "./harness.ts"
 
 let sim: RunningSimulator

@@ -5,7 +5,7 @@ import { ServiceClient } from "../../src/service/client.ts"
 import type { ServiceError } from "../../src/service/errors.ts"
 import { startSimulator, type RunningSimulator } from "../../simulator/index.ts"
 import { SimulatorControl } from "../../simulator/control-client.ts"
-import { freePort } from "../support/free-port.ts"
+import { freePort } from "../../scripts/support/free-port.ts"
 import { failureOf, tennisEntry, withClient, type Client } from "./harness.ts"
 
 const token = "tok-S3cr3t-4b9d2e81"

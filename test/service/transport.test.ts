@@ -3,7 +3,7 @@ import { spawn } from "node:child_process"
 import { type AddressInfo, connect, type Socket } from "node:net"
 import { Effect, Option } from "effect"
 import { afterEach, describe, expect, it } from "vitest"
-import { freePort } from "../support/free-port.ts"
+import { freePort } from "../../scripts/support/free-port.ts"
 import { failureOf, withClient, type Client } from "./harness.ts"
 
 /** A bare HTTP server on loopback, for answers the simulator never gives. */

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest"
 import { fieldsOf, startHarness, type Harness } from "./support.ts"
-import { eventually } from "../support/eventually.ts"
+import { eventually } from "../../scripts/support/eventually.ts"
 
 let h: Harness
 afterEach(async () => { await h.close() })

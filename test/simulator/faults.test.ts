@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest"
-import { eventually } from "../support/eventually.ts"
+import { eventually } from "../../scripts/support/eventually.ts"
 import { startHarness, tennisEntry, type Harness } from "./support.ts"
 
 let h: Harness

@@ -1,8 +1,8 @@
 import { connectAsync, type MqttClient } from "mqtt"
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
 import { resources, tempDir } from "../scoreboard/harness.ts"
-import { eventually } from "../support/eventually.ts"
-import { type Mosquitto, startMosquitto } from "../support/mosquitto.ts"
+import { eventually } from "../../scripts/support/eventually.ts"
+import { type Mosquitto, startMosquitto } from "../../scripts/support/mosquitto.ts"
 import { basketballLine, startStatusDaemon, token } from "./status-daemon.ts"
 
 interface Received {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { resources } from "../scoreboard/harness.ts"
-import { eventually } from "../support/eventually.ts"
+import { eventually } from "../../scripts/support/eventually.ts"
 import type { StatusSnapshot } from "../../src/status/status-snapshot.ts"
 import { parsePrometheus, valueOf } from "./prometheus-text.ts"
 import { basketballLine, get, startStatusDaemon, type StatusDaemon, token } from "./status-daemon.ts"

@@ -4,7 +4,7 @@ import { join } from "node:path"
 import { chromium } from "playwright-core"
 import { afterAll, describe, expect, it } from "vitest"
 import { resources } from "../scoreboard/harness.ts"
-import { eventually } from "../support/eventually.ts"
+import { eventually } from "../../scripts/support/eventually.ts"
 import { basketballLine, get, startStatusDaemon, token } from "./status-daemon.ts"
 
 const executablePath = "/usr/bin/chromium"

@@ -2,7 +2,7 @@ import { mkdirSync } from "node:fs"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { resources } from "../scoreboard/harness.ts"
-import { eventually } from "../support/eventually.ts"
+import { eventually } from "../../scripts/support/eventually.ts"
 import { launchChromium, withoutChromium } from "./chromium.ts"
 import { basketballLine, get, startStatusDaemon, type StatusDaemon } from "./status-daemon.ts"
 

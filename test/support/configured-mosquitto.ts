@@ -1,9 +1,9 @@
 import { mkdirSync, writeFileSync } from "node:fs"
 import { userInfo } from "node:os"
 import { join } from "node:path"
-import { type Child, hasExited, startChild } from "./child.ts"
-import { eventually } from "./eventually.ts"
-import { accepts } from "./mosquitto.ts"
+import { type Child, hasExited, startChild } from "../../scripts/support/child.ts"
+import { eventually } from "../../scripts/support/eventually.ts"
+import { accepts } from "../../scripts/support/mosquitto.ts"
 
 /**
  * A real mosquitto whose configuration is given, the way a host's is: the main file the test

@@ -1,9 +1,9 @@
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { type Child, hasExited, startChild } from "./child.ts"
-import { eventually } from "./eventually.ts"
-import { freePort } from "./free-port.ts"
+import { type Child, hasExited, startChild } from "../../scripts/support/child.ts"
+import { eventually } from "../../scripts/support/eventually.ts"
+import { freePort } from "../../scripts/support/free-port.ts"
 
 /**
  * A real Prometheus server on 127.0.0.1 for one test file: Debian's `/usr/bin/prometheus` with the

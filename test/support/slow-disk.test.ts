@@ -4,7 +4,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { DatabaseSync } from "node:sqlite"
 import { afterAll, afterEach, describe, expect, it } from "vitest"
-import { mountSlowDisk, type SlowDisk, slowDiskSkipped, slowDiskUnavailable } from "./slow-disk.ts"
+import { mountSlowDisk, type SlowDisk, slowDiskSkipped, slowDiskUnavailable } from "../../scripts/support/slow-disk.ts"
 
 // The bench and the stalled-write/power-cut tests rely on this fixture: prove it with real I/O.
 const unavailable = slowDiskUnavailable()

@@ -1,8 +1,8 @@
 import { collectDaemonOutput } from "../support/daemon-output.ts"
 import { type ChildProcess, spawn } from "node:child_process"
 import { join } from "node:path"
-import { type DaemonConfig, daemonConfig, type PlaceConfig } from "../support/daemon-config.ts"
-import { eventually } from "../support/eventually.ts"
+import { type DaemonConfig, daemonConfig, type PlaceConfig } from "../../scripts/support/daemon-config.ts"
+import { eventually } from "../../scripts/support/eventually.ts"
 
 /**
  * `bin/scorebridge run` as a real process, the way systemd runs it, with its pino log lines

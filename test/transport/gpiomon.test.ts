@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest"
 import { gpiomon } from "../../adapters/gpiomon/index.ts"
 import type { LinkState, ReceivedChunk } from "../../src/domain/received.ts"
 import { type GpiomonOptions, gpiomonArguments, gpiomonChunks, parseGpiomonVersion } from "../../src/transport/gpiomon.ts"
-import { eventually } from "../support/eventually.ts"
+import { eventually } from "../../scripts/support/eventually.ts"
 
 /** Runs the transport in the background, recording everything it reports and logs. */
 const startReading = (options: GpiomonOptions) => {

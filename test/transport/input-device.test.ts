@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest"
 import { inputEvent } from "../../adapters/input-event/index.ts"
 import type { LinkState, ReceivedChunk } from "../../src/domain/received.ts"
 import { inputDeviceChunks } from "../../src/transport/input-device.ts"
-import { eventually } from "../support/eventually.ts"
+import { eventually } from "../../scripts/support/eventually.ts"
 import { keyEdge } from "../support/input-event-record.ts"
 
 const KEY_F13 = 183

@@ -8,8 +8,8 @@ import { heldTiming } from "../../src/transport/held-messages.ts"
 import { readListeningMark } from "../../src/transport/listening-mark.ts"
 import { MqttConnection, type MqttMessage } from "../../src/transport/mqtt.ts"
 import { type Proxy, startProxy } from "../faults/support/proxy.ts"
-import { eventually } from "../support/eventually.ts"
-import { type Mosquitto, startMosquitto } from "../support/mosquitto.ts"
+import { eventually } from "../../scripts/support/eventually.ts"
+import { type Mosquitto, startMosquitto } from "../../scripts/support/mosquitto.ts"
 import { sleep } from "../support/sleep.ts"
 
 /**

@@ -7,9 +7,9 @@ import { format } from "node:util"
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
 import type { LinkState } from "../../src/domain/received.ts"
 import { MqttConnection, type MqttConnectionOptions, type MqttMessage } from "../../src/transport/mqtt.ts"
-import { eventually } from "../support/eventually.ts"
-import { freePort } from "../support/free-port.ts"
-import { type Mosquitto, startMosquitto } from "../support/mosquitto.ts"
+import { eventually } from "../../scripts/support/eventually.ts"
+import { freePort } from "../../scripts/support/free-port.ts"
+import { type Mosquitto, startMosquitto } from "../../scripts/support/mosquitto.ts"
 
 let dir: string
 let broker: Mosquitto

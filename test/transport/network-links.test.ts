@@ -7,8 +7,8 @@ import type { LinkState, ReceivedChunk } from "../../src/domain/received.ts"
 import { tcpConnectChunks } from "../../src/transport/tcp-connect.ts"
 import { tcpListenChunks } from "../../src/transport/tcp-listen.ts"
 import { udpListenChunks } from "../../src/transport/udp-listen.ts"
-import { eventually } from "../support/eventually.ts"
-import { freePort } from "../support/free-port.ts"
+import { eventually } from "../../scripts/support/eventually.ts"
+import { freePort } from "../../scripts/support/free-port.ts"
 import { sleep } from "../support/sleep.ts"
 
 /** Runs a transport in the background, recording what it delivers, reports and logs. */

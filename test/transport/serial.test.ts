@@ -5,8 +5,8 @@ import { join } from "node:path"
 import { afterEach, beforeEach, describe, expect, it } from "vitest"
 import type { LinkState, ReceivedChunk } from "../../src/domain/received.ts"
 import { type SerialOptions, serialChunks } from "../../src/transport/serial.ts"
-import { eventually } from "../support/eventually.ts"
-import { openWriter, type PtyPair, type PtyWriter, startPtyPair, writeToPty } from "../support/pty.ts"
+import { eventually } from "../../scripts/support/eventually.ts"
+import { openWriter, type PtyPair, type PtyWriter, startPtyPair, writeToPty } from "../../scripts/support/pty.ts"
 
 const line = (path: string): SerialOptions => ({ path, baudRate: 9600, dataBits: 8, parity: "none", stopBits: 1 })
 

@@ -3,8 +3,8 @@ import { Effect } from "effect"
 import { afterAll, describe, expect, it } from "vitest"
 import { lookAtSystem, unitObservation } from "../../src/upgrade/system-look.ts"
 import { resources } from "../scoreboard/harness.ts"
-import { eventually } from "../support/eventually.ts"
-import { freePort } from "../support/free-port.ts"
+import { eventually } from "../../scripts/support/eventually.ts"
+import { freePort } from "../../scripts/support/free-port.ts"
 import { basketballLine, startStatusDaemon } from "../status/status-daemon.ts"
 
 /**

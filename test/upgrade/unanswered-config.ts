@@ -1,6 +1,6 @@
 import { join } from "node:path"
-import { daemonConfig, writeConfig } from "../support/daemon-config.ts"
-import { freePort } from "../support/free-port.ts"
+import { daemonConfig, writeConfig } from "../../scripts/support/daemon-config.ts"
+import { freePort } from "../../scripts/support/free-port.ts"
 import { type Resources, tempDir } from "../support/resources.ts"
 
 /**

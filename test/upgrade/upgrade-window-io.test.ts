@@ -6,7 +6,7 @@ import { afterAll, assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { askDaemon, statusAddress } from "../../src/upgrade/daemon-status.ts"
 import { readDeferredSince, writeDeferredSince } from "../../src/upgrade/deferral-state.ts"
-import { freePort } from "../support/free-port.ts"
+import { freePort } from "../../scripts/support/free-port.ts"
 
 const dir = mkdtempSync(join(tmpdir(), "scorebridge-upgrade-window-"))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))

@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process"
 import { appendFileSync, readFileSync } from "node:fs"
 import { join } from "node:path"
-import { eventually } from "../../support/eventually.ts"
+import { eventually } from "../../../scripts/support/eventually.ts"
 
 /**
  * `bin/scorebridge run --config FILE` as a real process, as systemd runs it. Everything it

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs"
 import { join } from "node:path"
 import { pathToFileURL } from "node:url"
-import { eventually } from "../../support/eventually.ts"
+import { eventually } from "../../../scripts/support/eventually.ts"
 
 const probe = join(import.meta.dirname, "../../../bench/heap-probe.mjs")
 const keepBytecode = join(import.meta.dirname, "keep-bytecode.mjs")

@@ -1,7 +1,7 @@
 import { linesTennis } from "../../scoreboard/consoles/text.ts"
 import { expectedEntries } from "../../scoreboard/matches/match.ts"
 import { type TennisSetBoard, tennisEntry, tennisSet } from "../../scoreboard/matches/tennis-set.ts"
-import { openWriter, type PtyWriter } from "../../support/pty.ts"
+import { openWriter, type PtyWriter } from "../../../scripts/support/pty.ts"
 
 /**
  * A recorded tennis set played on the pty's writer end at a realistic pace (a point every

@@ -1,9 +1,9 @@
 import { join } from "node:path"
-import { attachExt4, detachExt4, type FsyncRecord, makeExt4Image, mountSlowDisk, run } from "../../support/slow-disk.ts"
+import { attachExt4, detachExt4, type FsyncRecord, makeExt4Image, mountSlowDisk, run } from "../../../scripts/support/slow-disk.ts"
 
 /**
  * A slow card that can lose power: ext4 on a loop device whose image lives on the lazy slow FUSE
- * disk (test/support/slow-disk.ts). On the bare FUSE mount a write(2) waits for an fsync of the
+ * disk (scripts/support/slow-disk.ts). On the bare FUSE mount a write(2) waits for an fsync of the
  * same file in flight (the kernel holds the inode lock through a FUSE fsync), which no journalled
  * ext4 does: a daemon that commits on its event loop would be measured stalling on the fixture, not
  * on the disk. Here ext4 decides what waits for what, as on an SD card, and every flush the loop

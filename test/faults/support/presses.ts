@@ -1,5 +1,5 @@
 import type { MqttClient } from "mqtt"
-import { eventually } from "../../support/eventually.ts"
+import { eventually } from "../../../scripts/support/eventually.ts"
 import { mqttPlace, remoteTopic, type World } from "./world.ts"
 
 /**

@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { expect } from "vitest"
-import { eventually } from "../../support/eventually.ts"
+import { eventually } from "../../../scripts/support/eventually.ts"
 import { chanceMs, checkEntries, checkPresses, comparable, eventOf } from "./guarantees.ts"
 import type { MatchStreamer } from "./match-streamer.ts"
 import { outboxStates } from "../../support/outbox-file.ts"

@@ -7,7 +7,7 @@ import { eventually } from "./eventually.ts"
 
 /**
  * A directory on storage whose fsync really takes as long as we say: a FUSE passthrough file
- * system (test/support/slowfs.py) over `<directory>/backing`, mounted at `<directory>/mnt`.
+ * system (scripts/support/slowfs.py) over `<directory>/backing`, mounted at `<directory>/mnt`.
  * Every fsync/fdatasync sleeps the delay, then really fsyncs the backing file. Concurrent fsyncs
  * of different files sleep in parallel (per-request latency); the kernel serializes fsyncs of one
  * file and holds that file's inode lock meanwhile, so a write(2) to a file waits for its fsync.

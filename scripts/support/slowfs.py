@@ -1,5 +1,5 @@
 """A FUSE passthrough file system whose fsync is slow, and optionally lazy (a power cut loses
-unsynced writes). Used through test/support/slow-disk.ts; see there for the model.
+unsynced writes). Used through scripts/support/slow-disk.ts; see there for the model.
 
     /usr/bin/python3 slowfs.py BACKING_DIR MOUNT_DIR CONTROL_FILE
 

@@ -2,9 +2,9 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { createServer, type IncomingMessage } from "node:http"
 import { join } from "node:path"
 import { parse, stringify } from "yaml"
-import { type Child, hasExited, startChild } from "../../support/child.ts"
-import { eventually } from "../../support/eventually.ts"
-import { freePort } from "../../support/free-port.ts"
+import { type Child, hasExited, startChild } from "./child.ts"
+import { eventually } from "./eventually.ts"
+import { freePort } from "./free-port.ts"
 
 /**
  * The engines a fleet's office and venues run, as real processes on loopback: Debian's
@@ -12,7 +12,7 @@ import { freePort } from "../../support/free-port.ts"
  * from the project's shipped config (deploy/) with only what a test must change: addresses,
  * intervals, paths. What they print goes to a log file in `dir`, for a failure's message.
  */
-const deploy = join(import.meta.dirname, "../../../deploy")
+const deploy = join(import.meta.dirname, "../../deploy")
 export const rulesFile = join(deploy, "prometheus/scorebridge.rules.yml")
 
 export interface Engine {
@@ -35,7 +35,7 @@ const ready = async (name: string, url: string, child: Child) => {
 
 /** The agent's flags as the shipped unit gives them (ExecStart=), with this test's paths. */
 export const agentFlagsOfUnit = (config: string, storage: string, listen: string): Array<string> => {
-  const unit = readFileSync(join(import.meta.dirname, "../../../systemd/scorebridge-prometheus-agent.service"), "utf8")
+  const unit = readFileSync(join(import.meta.dirname, "../../systemd/scorebridge-prometheus-agent.service"), "utf8")
   // ExecStart= and its continuation lines (each ending in a backslash).
   const lines = unit.split("\n")
   const from = lines.findIndex((l) => l.startsWith("ExecStart="))
