@@ -3,7 +3,7 @@ import { Command, Flag } from "effect/cli"
 import { loadConfig } from "../config/load.ts"
 import { Outbox, type OutboxItem } from "../delivery/outbox.ts"
 import { clipOutcomeText } from "../clip-follow-up/outcome-text.ts"
-import type { FollowUp } from "../delivery/follow-up.ts"
+import type { FollowUp } from "../domain/follow-up.ts"
 import { configFlag, exitConfigError } from "./config-flag.ts"
 
 const line = (item: OutboxItem): string =>

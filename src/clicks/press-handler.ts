@@ -30,8 +30,8 @@ export interface PlaceClickSettings {
   ) => { readonly overlay?: Overlay; readonly problems?: ReadonlyArray<string> }
 }
 
-export type { LateClick, PressResult } from "./press-result.ts"
-import type { PressResult } from "./press-result.ts"
+export type { LateClick, PressResult } from "../domain/press-result.ts"
+import type { PressResult } from "../domain/press-result.ts"
 
 const noAutos = { unsent: [], sent: [] } as const
 

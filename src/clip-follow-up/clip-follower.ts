@@ -1,7 +1,7 @@
 import { Clock, Context, Effect, Layer, Result } from "effect"
-import type { ClipDetail, ClipOutcome, ClipSettled, FollowUp, FollowUpSettings } from "../delivery/follow-up.ts"
+import type { ClipDetail, ClipOutcome, ClipSettled, FollowUp, FollowUpSettings } from "../domain/follow-up.ts"
 
-export type { ClipSettled } from "../delivery/follow-up.ts"
+export type { ClipSettled } from "../domain/follow-up.ts"
 import { Outbox } from "../delivery/outbox.ts"
 import { RateBudget } from "../delivery/rate-budget.ts"
 import { ServiceClient } from "../service/client.ts"

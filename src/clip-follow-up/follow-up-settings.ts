@@ -1,5 +1,5 @@
 import type { Config } from "../config/schema.ts"
-import { defaultFollowUpSettings, type FollowUpSettings } from "../delivery/follow-up.ts"
+import { defaultFollowUpSettings, type FollowUpSettings } from "../domain/follow-up.ts"
 
 /** The follower's settings from the `clips:` config section. */
 export const followUpSettings = (clips: Config["clips"], requestsPerSecond: number): FollowUpSettings => ({

@@ -1,4 +1,4 @@
-import type { ClipDetail, ClipOutcome } from "../delivery/follow-up.ts"
+import type { ClipDetail, ClipOutcome } from "../domain/follow-up.ts"
 
 /** What a followed click shows, in words: the status card, the CLI, the feedback topic and the timeline share it. */
 export interface FollowedClick {

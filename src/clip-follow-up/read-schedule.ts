@@ -1,4 +1,4 @@
-import type { ClipDetail, ClipOutcome, FollowUp, FollowUpSettings } from "../delivery/follow-up.ts"
+import type { ClipDetail, ClipOutcome, FollowUp, FollowUpSettings } from "../domain/follow-up.ts"
 import type { Moment } from "../service/schemas.ts"
 
 /**

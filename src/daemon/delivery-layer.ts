@@ -1,6 +1,6 @@
 import { Layer, type Redacted } from "effect"
 import { ClipFollower } from "../clip-follow-up/clip-follower.ts"
-import type { FollowUpSettings } from "../delivery/follow-up.ts"
+import type { FollowUpSettings } from "../domain/follow-up.ts"
 import { Outbox, type OutboxOpenError } from "../delivery/outbox.ts"
 import { RateBudget } from "../delivery/rate-budget.ts"
 import { Scheduler } from "../delivery/scheduler.ts"

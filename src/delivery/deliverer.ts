@@ -1,6 +1,6 @@
 import { Context, type Effect } from "effect"
 import type { OutboxItem } from "./outbox.ts"
-import type { Outcome } from "./outcome.ts"
+import type { Outcome } from "../domain/outcome.ts"
 
 /**
  * Sends one outbox item to the service and says what became of it. Never

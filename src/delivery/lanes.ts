@@ -1,4 +1,4 @@
-import type { ItemKind } from "./item-kinds.ts"
+import type { ItemKind } from "../domain/item-kinds.ts"
 
 /** What admission needs to know of an outbox item. */
 export interface LaneItem {

@@ -1,5 +1,5 @@
 import { Clock, Effect, Result, Schema } from "effect"
-import { type ClipDetail, type ClipOutcome, clipOutcomes, type FollowUp } from "./follow-up.ts"
+import { type ClipDetail, type ClipOutcome, clipOutcomes, type FollowUp } from "../domain/follow-up.ts"
 import type { Commits } from "./outbox-commits.ts"
 import { describeFailure, OutboxReadError } from "./outbox-errors.ts"
 import type { OutboxStatements } from "./outbox-statements.ts"

@@ -1,5 +1,5 @@
 import { Option, Predicate, Result, Schema, SchemaIssue } from "effect"
-import { itemKinds, itemStates, type ItemKind, type ItemState } from "./item-kinds.ts"
+import { itemKinds, itemStates, type ItemKind, type ItemState } from "../domain/item-kinds.ts"
 
 // What the outbox holds, and how a row of it becomes an item: decoded, since the file outlives
 // the process that wrote it and can be edited behind its back.

@@ -1,5 +1,5 @@
 import { Array as Arr, Effect, Option, Result } from "effect"
-import type { ItemKind } from "./item-kinds.ts"
+import type { ItemKind } from "../domain/item-kinds.ts"
 import { describeFailure, OutboxReadError, type OutboxWriteError } from "./outbox-errors.ts"
 import { decodeItem, decodeLane, decodeLaneCounts, type MalformedItem, type OutboxItem } from "./outbox-item.ts"
 import type { OutboxStatements } from "./outbox-statements.ts"

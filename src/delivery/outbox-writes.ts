@@ -1,6 +1,6 @@
 import type { DatabaseSync } from "node:sqlite"
 import { Clock, Effect, Result } from "effect"
-import type { ItemState } from "./item-kinds.ts"
+import type { ItemState } from "../domain/item-kinds.ts"
 import type { Commits } from "./outbox-commits.ts"
 import { followUpOnSettle } from "./outbox-follow-ups.ts"
 import { type AppendInput, decodeItem, type OutboxItem, payloadProblem, type WriteOptions } from "./outbox-item.ts"

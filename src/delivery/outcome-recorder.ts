@@ -1,7 +1,7 @@
 import { Clock, Effect, Schema, type Scope } from "effect"
 import type { Outbox, OutboxItem } from "./outbox.ts"
 import type { OutboxWriteError } from "./outbox-errors.ts"
-import type { Outcome, RetryKind } from "./outcome.ts"
+import type { Outcome, RetryKind } from "../domain/outcome.ts"
 import type { RateBudget } from "./rate-budget.ts"
 
 /** The attempt failed in a way that is retried; `kind` says who paces the next attempt. */

@@ -7,7 +7,7 @@ import { Deliverer } from "./deliverer.ts"
 import { clicksInFlightPerPlace, Lanes } from "./lanes.ts"
 import { Outbox, type OutboxItem } from "./outbox.ts"
 import { makeOutcomeRecorder } from "./outcome-recorder.ts"
-import type { Outcome } from "./outcome.ts"
+import type { Outcome } from "../domain/outcome.ts"
 import { RateBudget, slotOf } from "./rate-budget.ts"
 import { makeTokenProbe } from "./token-probe.ts"
 

@@ -9,7 +9,7 @@ import { retryClass, type ServiceError } from "../service/errors.ts"
 import { Deliverer } from "./deliverer.ts"
 import { footageLasts } from "./footage.ts"
 import { Outbox, type OutboxItem } from "./outbox.ts"
-import { Outcome } from "./outcome.ts"
+import { Outcome } from "../domain/outcome.ts"
 
 export interface DelivererOptions {
   /**

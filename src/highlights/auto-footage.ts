@@ -1,6 +1,6 @@
 import type { OutboxItem } from "../delivery/outbox.ts"
 import { footageLasts, footageNeededFrom } from "../delivery/footage.ts"
-import { Outcome } from "../delivery/outcome.ts"
+import { Outcome } from "../domain/outcome.ts"
 import type { ClickBody } from "../service/schemas.ts"
 import { isAutoClick } from "./auto-click.ts"
 

@@ -1,13 +1,13 @@
 import { Context, Effect, Layer, PubSub, type Scope, Stream } from "effect"
 import type { ButtonEvent } from "../domain/button.ts"
 import type { Reading } from "../domain/reading.ts"
-import type { PressResult } from "../clicks/press-result.ts"
+import type { PressResult } from "../domain/press-result.ts"
 import type { LinkState } from "../domain/received.ts"
 import type { ScoreEntry } from "../domain/score-entry.ts"
 import type { DecoderStats } from "../../adapters/decoder.ts"
 import type { ItemKind } from "../delivery/outbox.ts"
-import type { Outcome } from "../delivery/outcome.ts"
-import type { ClipSettled } from "../delivery/follow-up.ts"
+import type { Outcome } from "../domain/outcome.ts"
+import type { ClipSettled } from "../domain/follow-up.ts"
 
 /** What happens at a place, as the demo, the status page and metrics see it. */
 export type BridgeEvent =

@@ -1,5 +1,5 @@
 import { clipOutcomeText } from "../clip-follow-up/outcome-text.ts"
-import type { FollowUp } from "../delivery/follow-up.ts"
+import type { FollowUp } from "../domain/follow-up.ts"
 import type { ClipProblem, LastClick } from "./status-snapshot.ts"
 
 /** Follow-ups read first per place and snapshot: enough to reach the last clip on a court whose camera works. */

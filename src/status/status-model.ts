@@ -1,6 +1,6 @@
 import { Clock, Context, Effect, Layer, Option, Stream } from "effect"
 import type { LinkKind } from "../config/scoreboard-link.ts"
-import type { FollowUp } from "../delivery/follow-up.ts"
+import type { FollowUp } from "../domain/follow-up.ts"
 import type { LaneCount, OutboxItem, OutboxReadError } from "../delivery/outbox.ts"
 import { Outbox } from "../delivery/outbox.ts"
 import { RateBudget } from "../delivery/rate-budget.ts"

@@ -1,6 +1,6 @@
 import type { DecoderStats } from "../../adapters/decoder.ts"
 import type { LinkKind } from "../config/scoreboard-link.ts"
-import type { ClipOutcome } from "../delivery/follow-up.ts"
+import type { ClipOutcome } from "../domain/follow-up.ts"
 import type { OutboxDiskStats } from "../delivery/slow-disk.ts"
 import type { Reading } from "../domain/reading.ts"
 import type { Badge } from "./liveness.ts"

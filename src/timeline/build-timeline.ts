@@ -1,4 +1,4 @@
-import type { FollowUp } from "../delivery/follow-up.ts"
+import type { FollowUp } from "../domain/follow-up.ts"
 import type { OutboxItem } from "../delivery/outbox.ts"
 import { currentEvent } from "./current-event.ts"
 import { highlightMarks } from "./highlight-marks.ts"

@@ -1,6 +1,6 @@
 import { Option } from "effect"
 import { clipOutcomeText } from "../clip-follow-up/outcome-text.ts"
-import type { FollowUp } from "../delivery/follow-up.ts"
+import type { FollowUp } from "../domain/follow-up.ts"
 import type { OutboxItem } from "../delivery/outbox.ts"
 import { isAutoClick } from "../highlights/auto-click.ts"
 import type { ClickBody } from "../service/schemas.ts"

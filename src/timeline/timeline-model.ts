@@ -1,4 +1,4 @@
-import type { ClipOutcome } from "../delivery/follow-up.ts"
+import type { ClipOutcome } from "../domain/follow-up.ts"
 import type { ItemState } from "../delivery/outbox.ts"
 import type { SportKind } from "../domain/sport-kind.ts"
 

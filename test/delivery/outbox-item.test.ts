@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest"
 import { Result, Schema } from "effect"
-import { itemKinds, itemStates } from "../../src/delivery/item-kinds.ts"
+import { itemKinds, itemStates } from "../../src/domain/item-kinds.ts"
 import { decodeItem, decodeLaneCounts, type ItemColumns, ItemRow, payloadProblem } from "../../src/delivery/outbox-item.ts"
 
 /** A row as node:sqlite returns it: a null-prototype object, `received_as` included. */

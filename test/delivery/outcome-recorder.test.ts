@@ -4,7 +4,7 @@ import { TestClock } from "effect/testing"
 import * as td from "testdouble"
 import type { OutboxItem } from "../../src/delivery/outbox.ts"
 import { makeOutcomeRecorder, type OutcomeRecorderPorts } from "../../src/delivery/outcome-recorder.ts"
-import { Outcome } from "../../src/delivery/outcome.ts"
+import { Outcome } from "../../src/domain/outcome.ts"
 
 /**
  * What the recorder writes and whom it tells, per outcome: the outbox and the rate budget are

@@ -1,7 +1,7 @@
 import { assert, describe, expect, it } from "@effect/vitest"
 import { Clock, Context, Effect, Layer } from "effect"
 import { TestClock } from "effect/testing"
-import { Outcome } from "../../src/delivery/outcome.ts"
+import { Outcome } from "../../src/domain/outcome.ts"
 import { RateBudget } from "../../src/delivery/rate-budget.ts"
 import { makeScheduler } from "../../src/delivery/scheduler.ts"
 import { advanceUntil, memoryOutbox, scriptedService } from "./scheduler-ports.ts"

@@ -1,7 +1,7 @@
 import { Clock, Effect, Option } from "effect"
 import { TestClock } from "effect/testing"
 import type { OutboxItem } from "../../src/delivery/outbox.ts"
-import type { Outcome } from "../../src/delivery/outcome.ts"
+import type { Outcome } from "../../src/domain/outcome.ts"
 import type { RateBudget } from "../../src/delivery/rate-budget.ts"
 import type { SchedulerPorts } from "../../src/delivery/scheduler.ts"
 import { makeSuccessWatch } from "../../src/service/success-watch.ts"

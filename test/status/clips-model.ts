@@ -1,5 +1,5 @@
 import { Effect, Layer, Redacted, Stream } from "effect"
-import type { ClipDetail, ClipOutcome } from "../../src/delivery/follow-up.ts"
+import type { ClipDetail, ClipOutcome } from "../../src/domain/follow-up.ts"
 import { Outbox } from "../../src/delivery/outbox.ts"
 import { RateBudget } from "../../src/delivery/rate-budget.ts"
 import type { LinkState } from "../../src/domain/received.ts"

@@ -1,4 +1,4 @@
-import type { ClipDetail, ClipOutcome, FollowUp } from "../../src/delivery/follow-up.ts"
+import type { ClipDetail, ClipOutcome, FollowUp } from "../../src/domain/follow-up.ts"
 import type { ItemKind, ItemState, OutboxItem } from "../../src/delivery/outbox.ts"
 
 /** Outbox items as `Outbox.recent` returns them, and their follow-ups, made by hand: ids in creation order. */

@@ -1,4 +1,4 @@
-import type { LatePress } from "./late-press.ts"
+import type { LatePress } from "../clicks/late-press.ts"
 
 /** A late press's click, as the operator is told about it: when it can have been made, and the window it got. */
 export interface LateClick extends LatePress {
