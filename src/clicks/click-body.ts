@@ -3,7 +3,8 @@ import type { ButtonEvent } from "../domain/button.ts"
 import type { ScoreEntry } from "../domain/score-entry.ts"
 import type { ClickBody, Overlay } from "../service/schemas.ts"
 import type { ClickWindow } from "./click-window.ts"
-import { type LatePress, lateWindow } from "./late-press.ts"
+import type { LatePress } from "../domain/press-result.ts"
+import { lateWindow } from "./late-press.ts"
 
 export type Team = "home" | "away" | "none"
 

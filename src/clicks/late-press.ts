@@ -1,17 +1,6 @@
 import { footageKeptMs } from "../delivery/footage.ts"
+import type { LatePress } from "../domain/press-result.ts"
 import type { ClickWindow } from "./click-window.ts"
-
-/**
- * A press that waited at the broker while the bridge was not listening (link or daemon down),
- * from a source whose press time is the receive time: it was made at some moment between when
- * the bridge stopped listening and its arrival, not at its arrival.
- */
-export interface LatePress {
-  /** When the bridge stopped listening (ms): the press came after it. Null: not known. */
-  readonly after: number | null
-  /** When it reached the bridge: the press came before it. */
-  readonly arrivedAt: number
-}
 
 /**
  * The window for a late press when the place configures none. The service's default windows per

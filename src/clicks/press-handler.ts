@@ -7,7 +7,7 @@ import { autoMadeNothing, autosNear, mergeLookback } from "../highlights/press-m
 import type { ClickBody, Overlay } from "../service/schemas.ts"
 import { type ClickWindow, clickBody, clickIdOf, type Team } from "./click-body.ts"
 import { type BoardExtras, LatestBoard } from "./board-extras.ts"
-import type { LatePress } from "./late-press.ts"
+import type { LatePress } from "../domain/press-result.ts"
 
 /** What a press at a place is configured to do. */
 export type PressAction =

@@ -1,4 +1,14 @@
-import type { LatePress } from "../clicks/late-press.ts"
+/**
+ * A press that waited at the broker while the bridge was not listening (link or daemon down),
+ * from a source whose press time is the receive time: it was made at some moment between when
+ * the bridge stopped listening and its arrival, not at its arrival.
+ */
+export interface LatePress {
+  /** When the bridge stopped listening (ms): the press came after it. Null: not known. */
+  readonly after: number | null
+  /** When it reached the bridge: the press came before it. */
+  readonly arrivedAt: number
+}
 
 /** A late press's click, as the operator is told about it: when it can have been made, and the window it got. */
 export interface LateClick extends LatePress {
