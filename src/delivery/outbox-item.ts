@@ -1,3 +1,4 @@
+import type { PressIdentity } from "../domain/button.ts"
 import { Option, Predicate, Result, Schema, SchemaIssue } from "effect"
 import { itemKinds, itemStates, type ItemKind, type ItemState } from "../domain/item-kinds.ts"
 
@@ -46,16 +47,6 @@ export interface AppendInput {
   readonly notBefore?: number
   /** Stored with the item: the press identity its button source gave (see PressIdentity). */
   readonly pressIdentity?: PressIdentity
-}
-
-/**
- * What a button source says makes a press itself (a Shelly Gen1 `event_cnt`, a Gen2 device stamp,
- * a serial counter), in a slot of its own (one per device input). The last one of each slot is
- * kept with the outbox, so a press re-published after a restart is still recognised.
- */
-export interface PressIdentity {
-  readonly slot: string
-  readonly identity: string
 }
 
 /**

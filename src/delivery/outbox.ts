@@ -13,7 +13,7 @@ import type { OutboxDiskStats } from "./slow-disk.ts"
 
 export { OutboxOpenError, OutboxReadError, OutboxWriteError } from "./outbox-errors.ts"
 export type { ItemKind, ItemState } from "../domain/item-kinds.ts"
-export type { AppendInput, LaneCount, OutboxItem, PressIdentity, WriteOptions } from "./outbox-item.ts"
+export type { AppendInput, LaneCount, OutboxItem, WriteOptions } from "./outbox-item.ts"
 export type { SettledFollowUps } from "./outbox-follow-ups.ts"
 export type { OutboxDiskStats } from "./slow-disk.ts"
 

@@ -1,7 +1,15 @@
-import type { PressIdentity } from "../delivery/outbox-item.ts"
-
 /** One courtside button gesture, whatever the source (MQTT, serial, input device, GPIO). */
 export type Gesture = "single" | "double" | "triple" | "hold" | "release"
+
+/**
+ * What a button source says makes a press itself (a Shelly Gen1 `event_cnt`, a Gen2 device stamp,
+ * a serial counter), in a slot of its own (one per device input). The last one of each slot is
+ * kept with the outbox, so a press re-published after a restart is still recognised.
+ */
+export interface PressIdentity {
+  readonly slot: string
+  readonly identity: string
+}
 
 export interface ButtonEvent {
   /** Configured source name (e.g. "court1-remote"). */
