@@ -7,28 +7,45 @@ import { HttpAgent } from "@effect/platform-node/NodeHttpClient"
 /** The code a connection gets when it could not be opened in time; the request never left. */
 export const connectTimeoutCode = "SCOREBRIDGE_CONNECT_TIMEOUT"
 
-type CreateConnection = (options: object, callback: (error: Error | null, socket: Duplex) => void) => Duplex | null | undefined
+type Created = Duplex | null | undefined
 
 /**
  * node:http's agents have no connect timeout: a service behind a dropped route would hold a
  * request until its own deadline, whose outcome can only be "unknown" (and then costs a
  * read-back). Destroying a socket that has not connected in time makes it a plain "not sent".
  */
-const withConnectTimeout = <A extends http.Agent>(agent: A, connectTimeoutMs: number): A => {
-  const create = (agent as unknown as { createConnection: CreateConnection }).createConnection.bind(agent)
-  const patched: CreateConnection = (options, callback) => {
-    const socket = create(options, callback)
-    if (socket === null || socket === undefined) return socket
-    const timer = setTimeout(() => {
-      socket.destroy(Object.assign(new Error(`could not connect within ${connectTimeoutMs} ms`), { code: connectTimeoutCode }))
-    }, connectTimeoutMs)
-    const clear = () => clearTimeout(timer)
-    socket.once("connect", clear)
-    socket.once("close", clear)
-    return socket
+const connectWithin = (socket: Created, connectTimeoutMs: number): Created => {
+  if (socket === null || socket === undefined) return socket
+  const timer = setTimeout(() => {
+    socket.destroy(Object.assign(new Error(`could not connect within ${connectTimeoutMs} ms`), { code: connectTimeoutCode }))
+  }, connectTimeoutMs)
+  const clear = () => clearTimeout(timer)
+  socket.once("connect", clear)
+  socket.once("close", clear)
+  return socket
+}
+
+// Node documents `createConnection` as the method a custom agent overrides; both agents add the timeout there.
+class ServiceHttpAgent extends http.Agent {
+  readonly #connectTimeoutMs: number
+  constructor(options: http.AgentOptions, connectTimeoutMs: number) {
+    super(options)
+    this.#connectTimeoutMs = connectTimeoutMs
   }
-  ;(agent as unknown as { createConnection: CreateConnection }).createConnection = patched
-  return agent
+  override createConnection(...args: Parameters<http.Agent["createConnection"]>): Created {
+    return connectWithin(super.createConnection(...args), this.#connectTimeoutMs)
+  }
+}
+
+class ServiceHttpsAgent extends https.Agent {
+  readonly #connectTimeoutMs: number
+  constructor(options: https.AgentOptions, connectTimeoutMs: number) {
+    super(options)
+    this.#connectTimeoutMs = connectTimeoutMs
+  }
+  override createConnection(...args: Parameters<https.Agent["createConnection"]>): Created {
+    return connectWithin(super.createConnection(...args), this.#connectTimeoutMs)
+  }
 }
 
 /**
@@ -44,8 +61,8 @@ export const serviceHttpAgent = (connectTimeoutMs: number): Layer.Layer<HttpAgen
       Effect.sync(() => {
         const options = { keepAlive: true, scheduling: "lifo" as const }
         return {
-          http: withConnectTimeout(new http.Agent(options), connectTimeoutMs),
-          https: withConnectTimeout(new https.Agent(options), connectTimeoutMs)
+          http: new ServiceHttpAgent(options, connectTimeoutMs),
+          https: new ServiceHttpsAgent(options, connectTimeoutMs)
         }
       }),
       (agents) =>
