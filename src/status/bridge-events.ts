@@ -5,7 +5,7 @@ import type { PressResult } from "../domain/press-result.ts"
 import type { LinkState } from "../domain/received.ts"
 import type { ScoreEntry } from "../domain/score-entry.ts"
 import type { DecoderStats } from "../../adapters/decoder.ts"
-import type { ItemKind } from "../delivery/outbox.ts"
+import type { ItemKind } from "../domain/item-kinds.ts"
 import type { Outcome } from "../domain/outcome.ts"
 import type { ClipSettled } from "../domain/follow-up.ts"
 
@@ -38,7 +38,7 @@ export class BridgeEvents extends Context.Service<BridgeEvents, {
    * race between forking its reader and the first publish.
    */
   readonly subscribe: Effect.Effect<Stream.Stream<BridgeEvent>, never, Scope.Scope>
-}>()("scorebridge/status/BridgeEvents") {
+}>()("scorebridge/bus/BridgeEvents") {
   static readonly layer = Layer.effect(BridgeEvents, Effect.gen(function*() {
     const hub = yield* PubSub.sliding<BridgeEvent>(1024)
     return BridgeEvents.of({
