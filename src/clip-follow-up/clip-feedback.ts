@@ -1,7 +1,7 @@
 import { Effect, Layer, Stream } from "effect"
 import type { Config } from "../config/schema.ts"
 import type { ClipSettled } from "../domain/follow-up.ts"
-import { BridgeEvents } from "../status/bridge-events.ts"
+import { BridgeEvents } from "../bus/bridge-events.ts"
 import { MqttConnection } from "../transport/mqtt.ts"
 import { clipOutcomeText } from "./outcome-text.ts"
 

@@ -7,7 +7,7 @@ import { RateBudget } from "../delivery/rate-budget.ts"
 import { ServiceClient } from "../service/client.ts"
 import { retryClass, type ServiceError } from "../service/errors.ts"
 import type { Moment } from "../service/schemas.ts"
-import { BridgeEvents } from "../status/bridge-events.ts"
+import { BridgeEvents } from "../bus/bridge-events.ts"
 import { deadlineOf, givenUp, judgeMoment, nextReadAfterFailure } from "./read-schedule.ts"
 
 /** What the follower uses of the daemon: the seams its virtual-time tests stand in for. */

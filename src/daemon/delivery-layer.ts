@@ -8,7 +8,7 @@ import { serviceDeliverer } from "../delivery/service-deliverer.ts"
 import { LatestBoard } from "../clicks/board-extras.ts"
 import { ActiveEvents } from "../events/active-events.ts"
 import { ServiceClient } from "../service/client.ts"
-import { BridgeEvents } from "../status/bridge-events.ts"
+import { BridgeEvents } from "../bus/bridge-events.ts"
 
 export interface DeliverySettings {
   readonly baseUrl: string

@@ -1,6 +1,6 @@
 import { Clock, Context, Effect, Layer, Option, Queue, type Scope } from "effect"
 import { ServiceClient } from "../service/client.ts"
-import { BridgeEvents } from "../status/bridge-events.ts"
+import { BridgeEvents } from "../bus/bridge-events.ts"
 import { makeBackOff, type Successes } from "./back-off.ts"
 import { staleAutoHighlight } from "../highlights/auto-footage.ts"
 import { Deliverer } from "./deliverer.ts"

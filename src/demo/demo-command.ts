@@ -6,7 +6,7 @@ import { Command, Flag } from "effect/cli"
 import { Config } from "../config/schema.ts"
 import { daemonLayer } from "../daemon/daemon-layer.ts"
 import { pinoLoggerLayer } from "../observability/logger.ts"
-import { BridgeEvents } from "../status/bridge-events.ts"
+import { BridgeEvents } from "../bus/bridge-events.ts"
 import { describeEvent } from "./describe-event.ts"
 import { simulatedTennisConsole } from "./simulated-console.ts"
 

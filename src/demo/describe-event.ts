@@ -1,5 +1,5 @@
 import { pressFeedback } from "../clicks/press-feedback.ts"
-import type { BridgeEvent } from "../status/bridge-events.ts"
+import type { BridgeEvent } from "../bus/bridge-events.ts"
 
 const time = () => new Date().toISOString().slice(11, 23)
 

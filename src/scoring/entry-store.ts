@@ -7,7 +7,7 @@ import { type AutoHighlightSettings, autoHighlightItems } from "../highlights/au
 import { ScoreMoments } from "../highlights/score-moments.ts"
 import { scoreStateOf } from "../highlights/score-state.ts"
 import type { ClickBody } from "../service/schemas.ts"
-import { BridgeEvents } from "../status/bridge-events.ts"
+import { BridgeEvents } from "../bus/bridge-events.ts"
 import { ScoreChange, scoreFingerprint } from "./score-change.ts"
 
 /**

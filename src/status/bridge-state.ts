@@ -1,7 +1,7 @@
 import { Effect, Layer, Stream } from "effect"
 import type { Reading } from "../domain/reading.ts"
 import { MqttConnection } from "../transport/mqtt.ts"
-import { BridgeEvents } from "./bridge-events.ts"
+import { BridgeEvents } from "../bus/bridge-events.ts"
 
 export interface BridgeStateOptions {
   readonly topicPrefix: string

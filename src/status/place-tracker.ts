@@ -7,7 +7,7 @@ import type { Outcome } from "../domain/outcome.ts"
 import type { Reading } from "../domain/reading.ts"
 import type { LinkState } from "../domain/received.ts"
 import type { ScoreEntry } from "../domain/score-entry.ts"
-import type { BridgeEvent } from "./bridge-events.ts"
+import type { BridgeEvent } from "../bus/bridge-events.ts"
 
 /** The service's answer to one outbox item, as the page shows it. */
 export interface Answer {

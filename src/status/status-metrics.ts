@@ -3,7 +3,7 @@ import { PrometheusMetrics } from "effect/observability"
 import type { DecoderStats } from "../../adapters/decoder.ts"
 import { type OutboxDiskStats, slowDiskThresholdMs } from "../delivery/slow-disk.ts"
 import { bridgeVersion } from "../domain/version.ts"
-import type { BridgeEvent } from "./bridge-events.ts"
+import type { BridgeEvent } from "../bus/bridge-events.ts"
 import type { StatusSnapshot } from "./status-snapshot.ts"
 
 const counter = (name: string, description: string) => Metric.counter(name, { description, incremental: true })

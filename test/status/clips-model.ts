@@ -5,7 +5,7 @@ import { RateBudget } from "../../src/delivery/rate-budget.ts"
 import type { LinkState } from "../../src/domain/received.ts"
 import { ActiveEvents } from "../../src/events/active-events.ts"
 import { ServiceClient } from "../../src/service/client.ts"
-import { BridgeEvents } from "../../src/status/bridge-events.ts"
+import { BridgeEvents } from "../../src/bus/bridge-events.ts"
 import { BridgeStatus, type StatusOptions } from "../../src/status/status-model.ts"
 import { MqttConnection } from "../../src/transport/mqtt.ts"
 
