@@ -9,12 +9,17 @@ import { isAutoClick } from "../highlights/auto-click.ts"
  */
 export type Priority = "click" | "auto" | "score" | "probe" | "background" | "follow-up"
 
+/** What a slot is asked for: an outbox item, of which only a click's body matters (press or auto-highlight). */
+type SlotItem =
+  | { readonly kind: "score" | "undo"; readonly createdAt: number }
+  | { readonly kind: "click"; readonly createdAt: number; readonly payload: Parameters<typeof isAutoClick>[0] }
+
 /** The priority an outbox item's request asks with: an undo is a press too, so it goes with the clicks. */
-const priorityOf = (item: { readonly kind: "score" | "click" | "undo"; readonly payload?: unknown }): Priority =>
+const priorityOf = (item: SlotItem): Priority =>
   item.kind === "score" ? "score" : item.kind === "click" && isAutoClick(item.payload) ? "auto" : "click"
 
 /** A request slot for an outbox item: its priority, and its capture time, so waiting clicks go oldest first. */
-export const slotOf = (item: { readonly kind: "score" | "click" | "undo"; readonly createdAt: number; readonly payload?: unknown }) =>
+export const slotOf = (item: SlotItem) =>
   [priorityOf(item), item.createdAt] as const
 
 export interface BudgetOptions {
