@@ -1,4 +1,4 @@
-import type { AutoRule } from "../highlights/auto-rule.ts"
+import type { AutoRule } from "../domain/auto-rule.ts"
 import {
   defaultBestOf,
   defaultDecidingSetPoints,
@@ -7,7 +7,7 @@ import {
   defaultRuleWindow,
   ruleFamily,
   ruleMeaning
-} from "../highlights/rule-catalog.ts"
+} from "../domain/rule-catalog.ts"
 import { setRules } from "./auto-highlights.ts"
 
 /** `score atLeast 3`: the rule as a venue would name it in conversation. */

@@ -1,5 +1,5 @@
-import type { AutoRule } from "../highlights/auto-rule.ts"
-import { autoRuleNames, type RuleFamily, ruleFamilies, ruleFamily } from "../highlights/rule-catalog.ts"
+import type { AutoRule } from "../domain/auto-rule.ts"
+import { autoRuleNames, type RuleFamily, ruleFamilies, ruleFamily } from "../domain/rule-catalog.ts"
 
 interface Issue {
   readonly path: ReadonlyArray<PropertyKey>

@@ -6,7 +6,7 @@ import { type AppendInput, Outbox } from "../delivery/outbox.ts"
 import type { ScoreEntry } from "../domain/score-entry.ts"
 import { ActiveEvents, knownNoEvent } from "../events/active-events.ts"
 import { autoClickBody, autoClickIdOf } from "./auto-click.ts"
-import type { AutoRule } from "./auto-rule.ts"
+import type { AutoRule } from "../domain/auto-rule.ts"
 import { mergeLookback, pressNear } from "./press-merge.ts"
 import type { AutoHighlight } from "./score-moments.ts"
 

@@ -1,6 +1,6 @@
 import type { Pair } from "../domain/score-entry.ts"
-import type { AutoRule } from "./auto-rule.ts"
-import { defaultBestOf, defaultDecidingSetPoints, defaultGamesPerSet, defaultPointsPerSet, type RuleFamily, ruleFamily } from "./rule-catalog.ts"
+import type { AutoRule } from "../domain/auto-rule.ts"
+import { defaultBestOf, defaultDecidingSetPoints, defaultGamesPerSet, defaultPointsPerSet, type RuleFamily, ruleFamily } from "../domain/rule-catalog.ts"
 
 /**
  * When a set and a match are won: tennis and padel count games (a tie-break at games-all),

@@ -1,9 +1,9 @@
 import type { Reading } from "../domain/reading.ts"
 import type { Pair } from "../domain/score-entry.ts"
-import type { AutoRule } from "./auto-rule.ts"
+import type { AutoRule } from "../domain/auto-rule.ts"
 import { hasMatchPoint, hasSetPoint, inTieBreak, type MatchFormat, matchFormatOf, setWinner, type Team } from "./match-format.ts"
 import { PeriodClock } from "./period-clock.ts"
-import { type AutoRuleName, defaultRuleWindow, type RuleFamily, ruleFamily, type RuleWindow } from "./rule-catalog.ts"
+import { type AutoRuleName, defaultRuleWindow, type RuleFamily, ruleFamily, type RuleWindow } from "../domain/rule-catalog.ts"
 import type { ScoreState } from "./score-state.ts"
 
 /** A highlight the score selected: when, about whom, and which configured rules chose it. */

@@ -1,7 +1,7 @@
 import type { Reading, Side } from "../domain/reading.ts"
 import type { Pair, ScoreEntry } from "../domain/score-entry.ts"
 import { servicePoint } from "../domain/tennis-points.ts"
-import { ruleFamily } from "./rule-catalog.ts"
+import { ruleFamily } from "../domain/rule-catalog.ts"
 
 /**
  * A settled score as the auto-highlight rules read it, whatever the sport's entry shape.

@@ -2,7 +2,7 @@ import { Result, Schema } from "effect"
 import type { Decoder } from "../../adapters/decoder.ts"
 import { protocolNames, protocols } from "../../adapters/registry.ts"
 import { formatPath, issueProblems } from "../config/problems.ts"
-import { defaultSettleMs, maxSettleMs } from "../scoring/settle-window.ts"
+import { defaultSettleMs, maxSettleMs } from "../config/settle-window.ts"
 
 /** What `replay` was asked to decode with; everything optional so each omission gets its own plain message. */
 export interface DecoderRequest {

@@ -9,7 +9,7 @@ import { parseAutoRules } from "../../src/config/auto-highlights.ts"
 import { checkConfig } from "../../src/config/check.ts"
 import { parseConfig } from "../../src/config/load.ts"
 import { rulesFor } from "../../src/config/rule-fit.ts"
-import { autoRuleNames, ruleFamilies, ruleFamily } from "../../src/highlights/rule-catalog.ts"
+import { autoRuleNames, ruleFamilies, ruleFamily } from "../../src/domain/rule-catalog.ts"
 
 process.env["SCOREBRIDGE_TOKEN"] = "auto-test-token"
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest"
-import { defaultRuleWindow } from "../../src/highlights/rule-catalog.ts"
+import { defaultRuleWindow } from "../../src/domain/rule-catalog.ts"
 import { daktronicsBasketball } from "../scoreboard/consoles/daktronics.ts"
 import { resources, stampToleranceMs, type WriteTimes } from "../scoreboard/harness.ts"
 import { basketballEntry, basketballQuarter } from "../scoreboard/matches/basketball-quarter.ts"

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest"
-import { defaultRuleWindow } from "../../src/highlights/rule-catalog.ts"
+import { defaultRuleWindow } from "../../src/domain/rule-catalog.ts"
 import { stramatelTennis } from "../scoreboard/consoles/stramatel.ts"
 import { resources, type WriteTimes } from "../scoreboard/harness.ts"
 import { expectedEntries, type Step } from "../scoreboard/matches/match.ts"

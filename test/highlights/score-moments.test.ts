@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest"
 import type { Side } from "../../src/domain/reading.ts"
 import type { Pair } from "../../src/domain/score-entry.ts"
-import type { AutoRule } from "../../src/highlights/auto-rule.ts"
+import type { AutoRule } from "../../src/domain/auto-rule.ts"
 import { clockSeconds } from "../../src/highlights/period-clock.ts"
 import { ScoreMoments } from "../../src/highlights/score-moments.ts"
 import type { ScoreState } from "../../src/highlights/score-state.ts"

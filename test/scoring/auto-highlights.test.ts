@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Result } from "effect"
 import { parseAutoRules } from "../../src/config/auto-highlights.ts"
-import { defaultRuleWindow } from "../../src/highlights/rule-catalog.ts"
+import { defaultRuleWindow } from "../../src/domain/rule-catalog.ts"
 import type { ClickBody } from "../../src/service/schemas.ts"
 import { basketballAutos } from "../highlights-e2e/basketball-oracle.ts"
 import { playSteps } from "../highlights-e2e/support.ts"

@@ -3,7 +3,7 @@ import { protocols } from "../../adapters/registry.ts"
 import type { GenericEntry } from "../../src/domain/score-entry.ts"
 import { ChangeSettler } from "../../src/scoring/change-settler.ts"
 import { ScoreChange } from "../../src/scoring/score-change.ts"
-import { defaultSettleMs } from "../../src/scoring/settle-window.ts"
+import { defaultSettleMs } from "../../src/config/settle-window.ts"
 
 const at = (timeStamp: number, left: number, right: number, period = 1): GenericEntry => ({ timeStamp, left, right, period })
 

@@ -1,4 +1,4 @@
-import { sportKind } from "../domain/sport-kind.ts"
+import { sportKind } from "./sport-kind.ts"
 
 /**
  * Auto-highlight rules: which score changes make a click by themselves, for which sports, and

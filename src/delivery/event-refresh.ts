@@ -1,7 +1,7 @@
 import { Effect, Layer, Option, Schedule } from "effect"
-import { RateBudget } from "../delivery/rate-budget.ts"
+import { RateBudget } from "./rate-budget.ts"
 import { ServiceClient } from "../service/client.ts"
-import { ActiveEvents } from "./active-events.ts"
+import { ActiveEvents } from "../events/active-events.ts"
 
 /**
  * Keeps the live event of places with buttons known, so a press goes out at
