@@ -1,14 +1,12 @@
 import { Clock, Effect, Layer, Option } from "effect"
-import type { ScoreEntry } from "../domain/score-entry.ts"
 import { ActiveEvents } from "../events/active-events.ts"
 import { RateBudget, slotOf } from "./rate-budget.ts"
 import { reconcile } from "./reconcile.ts"
 import { ServiceClient } from "../service/client.ts"
-import type { ClickBody } from "../service/schemas.ts"
 import { retryClass, type ServiceError } from "../service/errors.ts"
 import { Deliverer } from "./deliverer.ts"
 import { footageLasts } from "./footage.ts"
-import { Outbox, type OutboxItem } from "./outbox.ts"
+import { type KindItem, Outbox, type OutboxItem } from "./outbox.ts"
 import { Outcome } from "../domain/outcome.ts"
 
 export interface DelivererOptions {
@@ -56,8 +54,8 @@ export const serviceDeliverer = (options: DelivererOptions = {}) =>
     const markThenAcquire = (item: OutboxItem, destination: string | undefined) =>
       markInDoubt(item, destination).pipe(Effect.tap(budget.acquire(...slotOf(item))))
 
-    const deliverScore = Effect.fnUntraced(function*(item: OutboxItem, markedFor: string | undefined) {
-      const entry = item.payload as ScoreEntry
+    const deliverScore = Effect.fnUntraced(function*(item: KindItem<"score">, markedFor: string | undefined) {
+      const entry = item.payload
       // Decided again at the send: an entry can cross backlogAfterMs while it waits for its slot.
       const destination = scoreDestination(item, yield* Clock.currentTimeMillis)
       yield* markSending(item.id, destination, markedFor)
@@ -76,9 +74,9 @@ export const serviceDeliverer = (options: DelivererOptions = {}) =>
 
     // A click goes to the event it was pressed in; when that was not known at
     // press time, the place's active event is looked up now.
-    const deliverClick = Effect.fnUntraced(function*(item: OutboxItem, markedBeforeSlot: string | undefined) {
+    const deliverClick = Effect.fnUntraced(function*(item: KindItem<"click">, markedBeforeSlot: string | undefined) {
       let markedFor = markedBeforeSlot
-      const body = item.payload as ClickBody
+      const body = item.payload
       const lookedUp = item.eventKey === null
       const eventKey = item.eventKey ?? Option.getOrNull(yield* client.activeEventKey(item.place))
       if (eventKey === null) {
@@ -111,8 +109,8 @@ export const serviceDeliverer = (options: DelivererOptions = {}) =>
     })
 
     // An undo names the click it takes back; the moment exists only once that click is delivered.
-    const deliverUndo = Effect.fnUntraced(function*(item: OutboxItem) {
-      const { clickItemId } = item.payload as { clickItemId: number }
+    const deliverUndo = Effect.fnUntraced(function*(item: KindItem<"undo">) {
+      const { clickItemId } = item.payload
       const click = yield* outbox.get(clickItemId).pipe(Effect.orDie)
       if (Option.isNone(click)) return Outcome.warning(`nothing to undo: click #${clickItemId} is no longer in the outbox`)
       if (click.value.state === "pending") return Outcome.retry("transient", `waiting for click #${clickItemId} to be delivered`)
