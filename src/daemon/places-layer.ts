@@ -1,10 +1,10 @@
-import { Effect, Layer, Schema, type Stream } from "effect"
+import { Effect, FiberSet, Layer, Schema, type Stream } from "effect"
 import type { ProtocolDefinition } from "../../adapters/decoder.ts"
 import { clickSettingsOf } from "../clicks/place-click-settings.ts"
 import { protocols } from "../../adapters/registry.ts"
 import type { Config, Place, Scoreboard } from "../config/schema.ts"
 import { deliversMessages, describeLink, linkMaxFrameBytes } from "../config/scoreboard-link.ts"
-import type { ReceivedChunk } from "../domain/received.ts"
+import type { LinkState, ReceivedChunk } from "../domain/received.ts"
 import { BridgeEvents } from "../bus/bridge-events.ts"
 import { defaultSettleMs, type LinkTiming } from "../config/settle-window.ts"
 import { resolvePlaceSports } from "./place-sports.ts"
@@ -19,6 +19,8 @@ export const placesLayer = (config: Config, override?: ChunkSourceOverride) =>
   Layer.effectDiscard(Effect.gen(function*() {
     const sports = yield* resolvePlaceSports(config)
     const bus = yield* BridgeEvents
+    // Link states come from transport callbacks; published on fibers of the layer's scope, so closing it ends them.
+    const runInScope = yield* FiberSet.makeRuntime<never, void, never>()
     for (const place of config.places) {
       const scoreboard = place.scoreboard
       if (scoreboard === undefined) continue
@@ -34,8 +36,9 @@ export const placesLayer = (config: Config, override?: ChunkSourceOverride) =>
         // An MQTT payload or a datagram is one whole document, not a slice of a byte stream.
         ...(deliversMessages(scoreboard) ? { framing: "message" } : {})
       })
-      const publishLink = (state: Parameters<Parameters<typeof scoreboardChunks>[2]>[0]) =>
-        Effect.runFork(bus.publish({ _tag: "Link", place: place.key, state }))
+      const publishLink = (state: LinkState) => {
+        runInScope(bus.publish({ _tag: "Link", place: place.key, state }))
+      }
       const chunks = override?.(place) ?? scoreboardChunks(scoreboard, protocol, publishLink)
       const settleMs = scoreboard.settleMs ?? defaultSettleMs(protocol, linkTiming(scoreboard))
       yield* Effect.logInfo(

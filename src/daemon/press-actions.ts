@@ -1,0 +1,72 @@
+import { Effect, Schedule } from "effect"
+import type { ButtonDecoder } from "../../adapters/button-source.ts"
+import { pressFeedback } from "../clicks/press-feedback.ts"
+import type { LatePress } from "../domain/press-result.ts"
+import { handlePress } from "../clicks/press-handler.ts"
+import type { ButtonEvent } from "../domain/button.ts"
+import { BridgeEvents } from "../bus/bridge-events.ts"
+import { MqttConnection } from "../transport/mqtt.ts"
+import { type Route, routesFor } from "./button-routes.ts"
+
+/** How a press came in, when it came in a broker message rather than from a timer's flush. */
+export interface PressArrival {
+  /** The broker redelivers the message until it is acknowledged: the press is retried until stored. */
+  readonly redeliverable: boolean
+  /** The broker message's identity, stored with the item (see Outbox.storedFrom). */
+  readonly receivedAs?: string | undefined
+  readonly late?: LatePress | undefined
+}
+
+type Feedback = ReturnType<typeof pressFeedback>
+
+const logFeedback = (feedback: Feedback) =>
+  feedback.level === "info" ? Effect.logInfo(feedback.text) : feedback.level === "warn" ? Effect.logWarning(feedback.text) : Effect.logError(feedback.text)
+
+/** A press the broker would redeliver is retried until stored, then acknowledged. */
+const storeRedeliverable = (route: Route, press: ButtonEvent, arrival: PressArrival) =>
+  handlePress(route.settings, press, route.action, arrival.receivedAs, arrival.late).pipe(
+    Effect.flatMap((r) => r._tag === "NotStored" ? Effect.fail(r.error) : Effect.succeed(r)),
+    Effect.tapError((reason) => Effect.logError(`${route.settings.place}: press not stored (${reason}), not acknowledged to the broker; retrying`)),
+    Effect.retry(Schedule.spaced("1 second")),
+    Effect.orDie
+  )
+
+/**
+ * What a decoded press does: each place action it is mapped to is handled (outbox, or no event),
+ * logged, told on the bus and, where the place has a feedback topic, published there.
+ */
+export const makePressActions = (routes: ReadonlyMap<string, ReadonlyArray<Route>>) =>
+  Effect.gen(function*() {
+    const bus = yield* BridgeEvents
+    const mqtt = yield* MqttConnection
+
+    // Feedback is a courtesy: never let a broker outage hold up the next press.
+    const publishFeedback = (topic: string, route: Route, press: ButtonEvent, feedback: Feedback) => {
+      const message = JSON.stringify({ place: route.settings.place, gesture: press.gesture, button: press.button, pressedAt: press.pressedAt, status: feedback.status, text: feedback.text })
+      return Effect.forkDetach(mqtt.publish(topic, message, { qos: 0 }).pipe(Effect.timeout("2 seconds"), Effect.ignore))
+    }
+
+    /** One route of a press; true when it was a repeat of a press already handled (the device's, not a press). */
+    const takeRoute = Effect.fnUntraced(function*(route: Route, press: ButtonEvent, arrival: PressArrival | undefined) {
+      const result = arrival?.redeliverable === true
+        ? yield* storeRedeliverable(route, press, arrival)
+        : yield* handlePress(route.settings, press, route.action, undefined, arrival?.late)
+      const feedback = pressFeedback(route.settings.place, press, result)
+      yield* logFeedback(feedback)
+      yield* bus.publish({ _tag: "Press", place: route.settings.place, press, result })
+      if (result._tag === "Repeat") return true
+      if (route.feedbackTopic !== undefined) yield* publishFeedback(route.feedbackTopic, route, press, feedback)
+      return false
+    })
+
+    return Effect.fnUntraced(function*(decoder: ButtonDecoder, press: ButtonEvent, arrival?: PressArrival) {
+      const matching = routesFor(routes, press)
+      if (matching.length === 0) return yield* Effect.logDebug(`${press.gesture} on ${press.source}/${press.button}: no action configured`)
+      let repeated = false
+      for (const route of matching) if (yield* takeRoute(route, press, arrival)) repeated = true
+      // Counted once per press, with the repeats the decoder itself recognised.
+      if (repeated) decoder.stats.duplicates++
+    })
+  })
+
+export type OnPress = Effect.Success<ReturnType<typeof makePressActions>>
