@@ -1,4 +1,4 @@
-import { Effect, Layer, Option, Schedule } from "effect"
+import { Clock, Effect, Layer, Option, Schedule } from "effect"
 import { RateBudget } from "./rate-budget.ts"
 import { ServiceClient } from "../service/client.ts"
 import { ActiveEvents } from "../events/active-events.ts"
@@ -20,7 +20,7 @@ export const eventRefreshLayer = (places: ReadonlyArray<string>, everyMs = 30_00
 
     const refresh = Effect.fnUntraced(function*(place: string) {
       const before = yield* events.current(place)
-      if (before !== undefined && Date.now() - before.learnedAt < everyMs) return
+      if (before !== undefined && (yield* Clock.currentTimeMillis) - before.learnedAt < everyMs) return
       const key = Option.getOrNull(yield* inIdleSlot(client.activeEventKey(place)))
       yield* events.learn(place, key)
       if (key === null || (before?.eventKey === key && before.homeTeam !== undefined)) return
