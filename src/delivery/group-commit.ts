@@ -47,6 +47,7 @@ export class GroupCommit {
   private readonly defer: (run: () => void) => void
   private pumpDue = false
   private lastSyncMs = 0
+  private closing = false
 
   private readonly options: GroupCommitOptions
 
@@ -69,7 +70,8 @@ export class GroupCommit {
       this.pumpDue = true
       this.defer(() => {
         this.pumpDue = false
-        this.pump()
+        // Closed meanwhile: `close` started what this would have, and the descriptors may be gone.
+        if (!this.closing) this.pump()
       })
     }
     return this.committedSeq
@@ -105,6 +107,21 @@ export class GroupCommit {
    */
   get failed(): Error | undefined {
     return this.failure
+  }
+
+  /**
+   * The files are about to close. An fsync a commit is waiting for but that would start only at the
+   * end of this turn starts now, so the close, which waits for the fsyncs in flight, waits for it
+   * too; started later, it would find the descriptors closed (EBADF, taken for a failed disk) or,
+   * worse, reused by another file. Commits after this are refused by the outbox.
+   */
+  close(): void {
+    this.closing = true
+    this.pump()
+  }
+
+  get closed(): boolean {
+    return this.closing
   }
 
   private pump(): void {

@@ -58,8 +58,14 @@ export const makeCommits = Effect.fnUntraced(function*(disk: OutboxDisk, checkpo
     ...checkpointWhen,
     onError: (what, error) => logWith(Effect.logError(`${what} (${file}) failed: ${describeFailure(error)}`))
   })
-  // Registered after the disk's release, so it runs first: the timer starts no checkpoint while the close waits.
-  yield* Effect.addFinalizer(() => Effect.sync(() => checkpointer.stop()))
+  // Registered after the disk's release, so it runs first: the timer starts no checkpoint while the
+  // close waits, and the fsync of a commit made this turn starts before the close looks for fsyncs in flight.
+  yield* Effect.addFinalizer(() =>
+    Effect.sync(() => {
+      checkpointer.stop()
+      group.close()
+    })
+  )
 
   const writeError = (reason: string) => new OutboxWriteError({ path: file, reason })
   const diskFailed = (error: Error) =>
@@ -68,6 +74,8 @@ export const makeCommits = Effect.fnUntraced(function*(disk: OutboxDisk, checkpo
   const commit = <A>(run: () => A): Effect.Effect<{ readonly value: A; readonly seq: number }, OutboxWriteError> =>
     Effect.suspend(() => {
       if (group.failed !== undefined) return Effect.fail(diskFailed(group.failed))
+      // Its fsync would never start: the files close once the fsyncs already started end.
+      if (group.closed) return Effect.fail(writeError("the outbox is closing"))
       if (!checkpointer.commitsMayStart) return Effect.andThen(checkpointer.gate.await, commit(run))
       const started = performance.now()
       return Effect.try({ try: run, catch: (cause) => writeError(describeFailure(cause)) }).pipe(

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest"
-import { Effect, Fiber } from "effect"
+import { Context, Effect, Exit, Fiber, Layer, Scope } from "effect"
+import { Outbox } from "../../src/delivery/outbox.ts"
 import { SyncsInFlight } from "../../src/delivery/outbox-disk.ts"
 import { runWithOutbox, tempStateDirectory } from "./outbox-support.ts"
 
@@ -62,5 +63,20 @@ describe("closing waits for the fsyncs in flight, without polling", () => {
       Effect.forEach([1, 2, 3], (n) => outbox.append({ place: "p", kind: "score", payload: { n }, createdAt: n }), { concurrency: 3 }))
     // The close's wait gives up after 3 s; an outbox that reached it would take that long.
     expect(performance.now() - started).toBeLessThan(2_000)
+  })
+
+  it("a commit whose fsync is queued but not started when the close begins is on disk before the files close", async () => {
+    const stateDirectory = tempStateDirectory()
+    const onDisk = await Effect.runPromise(Effect.gen(function*() {
+      const scope = yield* Scope.make()
+      const outbox = Context.get(yield* Layer.buildWithScope(Outbox.layer({ stateDirectory }), scope), Outbox)
+      // Committed: its fsync starts at the end of this turn of the event loop, after the close has begun.
+      const [item] = yield* outbox.appendAll([{ place: "p", kind: "score", payload: { n: 1 }, createdAt: 1 }], { wait: "commit" })
+      const waiting = Effect.runFork(outbox.onDisk(item!.id))
+      yield* Scope.close(scope, Exit.void)
+      return yield* Fiber.await(waiting)
+    }))
+    // Closed under it, the fsync found its descriptor gone (EBADF): the outbox took that for a failed disk.
+    expect(onDisk).toStrictEqual(Exit.void)
   })
 })
