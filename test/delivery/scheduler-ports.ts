@@ -65,7 +65,10 @@ export const memoryOutbox = () => {
       return item
     })
 
-  return { port, append, item: (id: number) => items.get(id) }
+  /** Leaves an item in doubt, as the in-doubt mark before a request does. */
+  const markSent = (id: number, sentTo: string, sentAt: number) => update(id, { sentTo, sentAt })
+
+  return { port, append, markSent, item: (id: number) => items.get(id) }
 }
 
 /** One request as the scripted service saw it. */
