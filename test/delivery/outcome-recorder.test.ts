@@ -3,7 +3,7 @@ import { Clock, Effect, type Scope } from "effect"
 import { TestClock } from "effect/testing"
 import * as td from "testdouble"
 import { makeOutcomeRecorder } from "../../src/delivery/outcome-recorder.ts"
-import { Outcome } from "../../src/delivery/outcome.ts"
+import { Outcome } from "../../src/domain/outcome.ts"
 import { RateBudget } from "../../src/delivery/rate-budget.ts"
 import { memoryOutbox } from "./scheduler-ports.ts"
 
