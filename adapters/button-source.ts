@@ -40,10 +40,22 @@ export interface ButtonDecoder {
   readonly stats: ButtonDecoderStats
 }
 
-/** A button source is data: its name, its options and a decoder factory. */
+/** The one link a button source is read over, as a button's config names it (`mqtt:`, `serial:`, `device:`, `gpio:`). */
+export type ButtonLink = "mqtt" | "serial" | "device" | "gpio"
+
+/**
+ * A button source is data: its name, its link, its options and a decoder factory, in its folder;
+ * `adapters/button-registry.ts` lists it and the config reads its type list and link from there.
+ */
 export interface ButtonSourceDefinition<Options = unknown> {
   readonly name: string
   readonly description: string
+  /** A few words after the name in the config's list of types: "MQTT", "GPIO". */
+  readonly summary: string
+  /** The link its config entry must give, and no other. */
+  readonly link: ButtonLink
+  /** A `buttons:` entry for it in YAML, without its name (no indentation): the tests check it passes `scorebridge check`. */
+  readonly example: string
   /** Decodes the source-specific `options` block of a button's config. */
   readonly optionsSchema: Schema.Codec<Options, unknown>
   makeDecoder(options: Options & { readonly source: string }): ButtonDecoder

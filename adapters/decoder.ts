@@ -1,5 +1,6 @@
 import type { Schema } from "effect"
 import type { Reading } from "../src/domain/reading.ts"
+import type { LayoutLearning } from "./layout-learning.ts"
 
 /**
  * A controller protocol's decoder. Pure (no I/O) but stateful: it owns the
@@ -31,11 +32,51 @@ export interface DecoderStats {
 
 export const emptyStats = (): DecoderStats => ({ frames: 0, badFrames: 0, overlong: 0, skippedBytes: 0 })
 
-/** A protocol is data: its name, line defaults and a decoder factory. */
+/** A sport group whose frames read alike and do not say which of them is played (Stramatel's code 0x35). */
+export interface SportFamily {
+  readonly words: string
+  readonly sports: ReadonlyArray<string>
+}
+
+/** A layout a protocol's consoles differ by that the wire tells apart (Fair-Play's packet lengths). */
+export interface ProtocolVariant {
+  readonly name: string
+  readonly words: string
+  readonly options: Readonly<Record<string, string | number>>
+}
+
+/**
+ * How `scorebridge sniff` recognises the console from its bytes alone: it decodes what it heard
+ * with the protocol's default options (they must take `{}`) at the line speed tried, for each
+ * sport and variant below, and calls the protocol clean when the frames decode with hardly any bad.
+ */
+export interface Recognition {
+  /** Sports worth trying when the stream does not name its sport; default every sport, one per family. */
+  readonly sports?: ReadonlyArray<string>
+  /**
+   * When one kind of frame serves several sports and does not say which (Stramatel's code 0x35:
+   * handball, football, hockey, floorball), the groups of `sports` read alike, in the console's
+   * words: `sniff` tries one sport per group and names the group. Without it, every sport is tried.
+   */
+  readonly sportFamilies?: ReadonlyArray<SportFamily>
+  /**
+   * Layouts the protocol's consoles differ by that the wire tells apart: `sniff` decodes with each
+   * and prints the options of the one that reads cleanly. The first is the default (its options
+   * are {}). Without it, `sniff` tries {} only.
+   */
+  readonly variants?: ReadonlyArray<ProtocolVariant>
+}
+
+/**
+ * A console is data: everything the bridge, its config, `sniff` and `learn` know of it is here,
+ * in the console's folder, and `adapters/registry.ts` lists it.
+ */
 export interface ProtocolDefinition<Options = unknown> {
   readonly name: string
   readonly description: string
-  /** Serial line defaults from the controller's documentation. */
+  /** A few words after the name in the config's list of protocols: "Bodet Scorepad, message 11". */
+  readonly summary: string
+  /** Serial line defaults from the controller's documentation (sniff tries the common speeds). */
   readonly serialDefaults: { readonly baudRate: number; readonly dataBits: 7 | 8; readonly parity: "none" | "even" | "odd"; readonly stopBits: 1 | 2 }
   /**
    * How the controller reports a change. `full`: every frame or message carries the whole
@@ -46,19 +87,16 @@ export interface ProtocolDefinition<Options = unknown> {
   readonly updates: "full" | "partial"
   /** Sports this decoder knows field layouts for (API sport codes). */
   readonly sports: ReadonlyArray<string>
-  /**
-   * When one kind of frame serves several sports and does not say which (Stramatel's code 0x35:
-   * handball, football, hockey, floorball), the groups of `sports` read alike, in the console's
-   * words: `sniff` tries one sport per group and names the group. Without it, every sport is tried.
-   */
-  readonly sportFamilies?: ReadonlyArray<{ readonly words: string; readonly sports: ReadonlyArray<string> }>
-  /**
-   * Layouts the protocol's consoles differ by that the wire tells apart (Fair-Play's packet
-   * lengths): `sniff` decodes with each and prints the options of the one that reads cleanly.
-   * The first is the default (its options are {}). Without it, `sniff` tries {} only.
-   */
-  readonly variants?: ReadonlyArray<{ readonly name: string; readonly words: string; readonly options: Readonly<Record<string, string | number>> }>
   /** Decodes the protocol-specific `options` block of a place's scoreboard config. */
   readonly optionsSchema: Schema.Codec<Options, unknown>
+  /**
+   * A place's `scoreboard:` for this console, in YAML as under the place (no indentation): the
+   * tests check it passes `scorebridge check`; the docs show it.
+   */
+  readonly example: string
+  /** How `sniff` recognises it; without it (lines, json: a field map comes first), sniff does not try it. */
+  readonly recognise?: Recognition
+  /** How `learn` finds its fields; without it, the console has no fixed places to learn. */
+  readonly learn?: LayoutLearning
   makeDecoder(options: Options & { readonly sport: string; readonly maxFrameBytes?: number }): Decoder
 }

@@ -6,14 +6,23 @@ import { json } from "./json/index.ts"
 import { lines } from "./lines/index.ts"
 import { stramatel452m } from "./stramatel-452m/index.ts"
 
-/** Every scoreboard protocol the bridge speaks. Adding a controller: one folder, one line here. */
-export const protocols: Readonly<Record<string, ProtocolDefinition<any>>> = {
-  [daktronicsRtd.name]: daktronicsRtd,
-  [stramatel452m.name]: stramatel452m,
-  [bodetScorepad.name]: bodetScorepad,
-  [fairplayMp70.name]: fairplayMp70,
-  [lines.name]: lines,
-  [json.name]: json
-}
+/**
+ * Every scoreboard protocol the bridge speaks, by the name the config gives it. Adding a console:
+ * its folder (with its definition), one line here, its docs and its example config; the config
+ * schema, the JSON Schema, `sniff` and `learn` read it from here.
+ */
+const registry = {
+  "daktronics-rtd": daktronicsRtd,
+  "stramatel-452m": stramatel452m,
+  "bodet-scorepad": bodetScorepad,
+  "fairplay-mp70": fairplayMp70,
+  lines,
+  json
+} as const satisfies Readonly<Record<string, ProtocolDefinition<any>>>
 
-export const protocolNames = Object.keys(protocols)
+export type ProtocolName = keyof typeof registry
+
+export const protocols: Readonly<Record<string, ProtocolDefinition<any>>> = registry
+
+/** In the registry's order; never empty. */
+export const protocolNames = Object.keys(registry) as [ProtocolName, ...Array<ProtocolName>]

@@ -29,9 +29,17 @@ export const bodetScorepad: ProtocolDefinition<BodetOptions> = {
   description: "Bodet Scorepad console, network (TCP, the console connects) or RS-232 output: message 11 (clock, score, period)",
   // Not documented in what we could read; 9600 8N1 is the common default of such links (see README).
   serialDefaults: { baudRate: 9600, dataBits: 8, parity: "none", stopBits: 1 },
+  summary: "Bodet Scorepad, message 11",
   updates: "full",
   sports: Object.keys(regularPeriods),
   optionsSchema,
+  example: [
+    "protocol: bodet-scorepad",
+    "tcp:",
+    "  listen: 0.0.0.0:4001",
+    "  from: 192.168.10.11"
+  ].join("\n"),
+  recognise: {},
   makeDecoder(options): Decoder & { readonly stats: BodetStats } {
     const stats: BodetStats = { ...emptyStats(), otherMessages: 0 }
     const splitter = makeFrameSplitter(capacityOf(options.maxFrameBytes), stats)

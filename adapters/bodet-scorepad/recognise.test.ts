@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs"
 import { describe, expect, it } from "vitest"
-import { decodeWithEveryProtocol, isClean, optionFreeProtocols } from "../../src/commissioning/recognise.ts"
+import { decodeWithEveryProtocol, isClean, recognisableProtocols } from "../../src/commissioning/recognise.ts"
 import { frame as stramatelFrame } from "../stramatel-452m/encode.ts"
 import { concat, consoleStream, docFrame, seededRandom } from "./test-support.ts"
 
@@ -13,7 +13,7 @@ const recognisedIn = (bytes: Uint8Array) => decodeWithEveryProtocol(chunksOf(byt
 
 describe("recognising a Bodet Scorepad from its bytes", () => {
   it("is tried without options", () => {
-    expect(optionFreeProtocols()).toContain("bodet-scorepad")
+    expect(recognisableProtocols()).toContain("bodet-scorepad")
   })
 
   it("recognises a Bodet stream as bodet-scorepad and as nothing else, even opened mid-frame", () => {

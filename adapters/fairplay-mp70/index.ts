@@ -4,6 +4,7 @@ import { ReadingBatch } from "../shared/reading-batch.ts"
 import { type Decoder, emptyStats, type ProtocolDefinition } from "../decoder.ts"
 import { defaultMaxPacketBytes, PacketSplitter } from "./framing.ts"
 import { isProblem, type Layout, resolveLayout } from "./layout.ts"
+import { fairplayLearning } from "./learn.ts"
 import { type FairPlayOptions, optionsSchema, overtimePeriodOf, regulationPeriods } from "./options.ts"
 import { clockIn, penaltiesIn, periodIn, scoreIn } from "./packet-reader.ts"
 import { type PacketType, proline, rink, typeByte } from "./variants.ts"
@@ -67,16 +68,27 @@ const packetReader = (layout: Layout, overtimePeriod: number) => {
 export const fairplayMp70: ProtocolDefinition<FairPlayOptions> = {
   name: "fairplay-mp70",
   description: "Trans-Lux Fair-Play MP-70/MP-50 console, RS-232 data output (STX … ETX packets: C clock and period, H score and penalties; or the 80-byte ProLine layout)",
+  summary: "Trans-Lux Fair-Play MP-70/MP-50, RS-232 data output",
   serialDefaults: { baudRate: 9600, dataBits: 8, parity: "none", stopBits: 1 },
   // Each packet shows what the board shows in its fields; the period of the other packet type is carried, never settled.
   updates: "full",
   sports: Object.keys(regulationPeriods),
   optionsSchema,
-  // The two layouts differ on the wire (packet lengths, where the digits are): sniff tries both.
-  variants: [
-    { name: rink.name, words: rink.words, options: {} },
-    { name: proline.name, words: proline.words, options: { variant: proline.name } }
-  ],
+  example: [
+    "protocol: fairplay-mp70",
+    "serial:",
+    "  path: /dev/serial/by-id/usb-FTDI_FT232R_USB_UART_A50285BI-if00-port0",
+    "options:",
+    "  variant: rink"
+  ].join("\n"),
+  recognise: {
+    // The two layouts differ on the wire (packet lengths, where the digits are): sniff tries both.
+    variants: [
+      { name: rink.name, words: rink.words, options: {} },
+      { name: proline.name, words: proline.words, options: { variant: proline.name } }
+    ]
+  },
+  learn: fairplayLearning,
   makeDecoder(options): Decoder {
     const layout = resolveLayout(options)
     // The config loader rejects these with the option named; this only guards direct callers.

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs"
 import { describe, expect, it } from "vitest"
-import { decodeWithEveryProtocol, isClean, optionFreeProtocols } from "../../src/commissioning/recognise.ts"
+import { decodeWithEveryProtocol, isClean, recognisableProtocols } from "../../src/commissioning/recognise.ts"
 import type { ReceivedChunk } from "../../src/domain/received.ts"
 import { message11 } from "../bodet-scorepad/encode.ts"
 import { protocols } from "../registry.ts"
@@ -30,7 +30,7 @@ const bodetStream = concat(...Array.from({ length: 20 }, (_, i) => message11({ c
 
 describe("fairplay-mp70 among the protocols sniff tries", () => {
   it("is tried with no options", () => {
-    expect(optionFreeProtocols()).toContain("fairplay-mp70")
+    expect(recognisableProtocols()).toContain("fairplay-mp70")
   })
 
   it.each(["rink", "proline"] as const)("recognises a Fair-Play stream of variant %s as fairplay-mp70, that variant, and as nothing else", (variant) => {

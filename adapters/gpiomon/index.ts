@@ -25,6 +25,9 @@ export type GpiomonOptions = typeof optionsSchema.Type
 export const gpiomon: ButtonSourceDefinition<GpiomonOptions> = {
   name: "gpiomon",
   description: "GPIO edges from gpiomon (libgpiod v1 or v2 output) through the gesture detector",
+  summary: "GPIO",
+  link: "gpio",
+  example: "type: gpiomon\ngpio:\n  chip: gpiochip0\n  lines: [17, 27]\noptions:\n  activeLow: true",
   optionsSchema,
   makeDecoder(options): ButtonDecoder {
     const stats = emptyButtonStats()

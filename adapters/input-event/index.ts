@@ -33,6 +33,9 @@ const autorepeat = 2
 export const inputEvent: ButtonSourceDefinition<InputEventOptions> = {
   name: "input-event",
   description: "Linux input device events (struct input_event): key press/release edges through the gesture detector",
+  summary: "/dev/input",
+  link: "device",
+  example: "type: input-event\ndevice: /dev/input/by-id/usb-PCsensor_FootSwitch3-event-kbd\noptions:\n  keys: [KEY_A, KEY_B, KEY_C]",
   optionsSchema,
   makeDecoder(options): ButtonDecoder {
     const stats = emptyButtonStats()

@@ -13,10 +13,19 @@ export type { JsonOptions } from "./options.ts"
 export const json: ProtocolDefinition<JsonOptions> = {
   name: "json",
   description: "JSON score documents (newline-delimited on serial, or one per MQTT message), read by configured paths",
+  summary: "JSON payloads",
   serialDefaults: { baudRate: 9600, dataBits: 8, parity: "none", stopBits: 1 },
   updates: "full",
   sports: apiSports,
   optionsSchema,
+  example: [
+    "protocol: json",
+    "mqtt:",
+    "  topics: [clubhouse/court-3/score]",
+    "options:",
+    "  framing: message",
+    "  fields: { homePoints: score.home, awayPoints: score.away, sets: games, serve: server }"
+  ].join("\n"),
   makeDecoder(options): Decoder {
     const stats = emptyStats()
     const maxBytes = options.maxFrameBytes ?? defaultMaxLineBytes

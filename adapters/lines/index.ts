@@ -2,6 +2,7 @@ import type { Reading } from "../../src/domain/reading.ts"
 import { type Decoder, emptyStats, type ProtocolDefinition } from "../decoder.ts"
 import { apiSports } from "../shared/api-sports.ts"
 import { makeLineSplitter } from "../shared/line-splitter.ts"
+import { linesLearning } from "./learn.ts"
 import { makeLineReader } from "./line-reader.ts"
 import { type LinesOptions, optionsSchema } from "./options.ts"
 
@@ -11,10 +12,22 @@ export type { LinesOptions } from "./options.ts"
 export const lines: ProtocolDefinition<LinesOptions> = {
   name: "lines",
   description: "Generic text lines (one score per line), read with a configured pattern or delimited columns",
+  summary: "text lines, regex or delimiter",
   serialDefaults: { baudRate: 9600, dataBits: 8, parity: "none", stopBits: 1 },
   updates: "full",
   sports: apiSports,
   optionsSchema,
+  example: [
+    "protocol: lines",
+    "serial:",
+    "  path: /dev/serial/by-id/usb-Arduino__www.arduino.cc__0043_75833353035351F0E1A1-if00",
+    "  baudRate: 115200",
+    "options:",
+    "  delimiter: \",\"",
+    "  fields: [home, away, period]"
+  ].join("\n"),
+  // Only learn: which columns hold what, only the technician can say (sniff guesses text, see text-guess.ts).
+  learn: linesLearning,
   makeDecoder(options): Decoder {
     const stats = emptyStats()
     const read = makeLineReader(options)

@@ -21,6 +21,15 @@ const maxButtons = 1024
 export const serialButtons: ButtonSourceDefinition<SerialButtonsOptions> = {
   name: "serial-buttons",
   description: "Lines from a microcontroller (`BTN 1 single`), read with a configured pattern",
+  summary: "microcontroller lines",
+  link: "serial",
+  example: [
+    "type: serial-buttons",
+    "serial:",
+    "  path: /dev/serial/by-id/usb-Arduino__www.arduino.cc__0043_95037323535351803130-if00",
+    "options:",
+    "  pattern: '^BTN (?<button>\\w+) (?<gesture>\\w+)(?: (?<counter>\\d+))?$'"
+  ].join("\n"),
   optionsSchema,
   makeDecoder(options): ButtonDecoder {
     const stats = emptyButtonStats()

@@ -50,6 +50,9 @@ export const parseFieldRange = (text: string): FieldRange => {
 export const formatFieldRange = (range: Pick<FieldRange, "type" | "first" | "last">): string =>
   range.first === range.last ? `${range.type} ${range.first}` : `${range.type} ${range.first}-${range.last}`
 
+/** A type byte as the options write it in 0x-hex: `0x35`. */
+export const codeText = (byte: number): string => `0x${byte.toString(16).toUpperCase().padStart(2, "0")}`
+
 /** The range's width in bytes. */
 export const widthOf = (range: Pick<FieldRange, "first" | "last">): number => range.last - range.first + 1
 

@@ -15,6 +15,9 @@ export type ShellyOptions = typeof optionsSchema.Type
 export const shelly: ButtonSourceDefinition<ShellyOptions> = {
   name: "shelly",
   description: "Shelly buttons over MQTT: Gen1 <prefix>/input_event/<n>, Gen2+ <device-id>/events/rpc (NotifyEvent)",
+  summary: "MQTT",
+  link: "mqtt",
+  example: "type: shelly\nmqtt:\n  topics: [shellies/shellybutton1-C45BBE6A1B2C/input_event/+]",
   optionsSchema,
   makeDecoder(options): ButtonDecoder {
     const stats = emptyButtonStats()

@@ -3,6 +3,7 @@ import { type Decoder, emptyStats, type ProtocolDefinition } from "../decoder.ts
 import { frameLength, makeFrameScanner } from "./framing.ts"
 import { readFrame } from "./frame-reader.ts"
 import { layoutNameOf } from "./layouts.ts"
+import { stramatelLearning } from "./learn.ts"
 import { layoutsByCode, optionsSchema, type StramatelOptions } from "./options.ts"
 import { readSports, sportFamilies } from "./sport-codes.ts"
 
@@ -12,11 +13,20 @@ export type { StramatelOptions } from "./options.ts"
 export const stramatel452m: ProtocolDefinition<StramatelOptions> = {
   name: "stramatel-452m",
   description: "Stramatel 452 M console, \"Interface TV\" output (RS-485, 54-byte frames)",
+  summary: "Stramatel 452 M, Interface TV output",
   serialDefaults: { baudRate: 19200, dataBits: 8, parity: "none", stopBits: 1 },
   updates: "full",
   sports: readSports,
-  sportFamilies,
   optionsSchema,
+  example: [
+    "protocol: stramatel-452m",
+    "serial:",
+    "  path: /dev/serial/by-id/usb-1a86_USB_Serial-if00-port0",
+    "options:",
+    "  sportCodes: { \"0x36\": volleyball }"
+  ].join("\n"),
+  recognise: { sportFamilies },
+  learn: stramatelLearning,
   makeDecoder(options): Decoder {
     const stats = emptyStats()
     const place = layoutNameOf(options.sport)

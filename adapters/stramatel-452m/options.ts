@@ -1,8 +1,8 @@
 import { Schema } from "effect"
-import { type FieldRange, FieldRangeText, formatFieldRange, parseFieldRange, widthOf } from "../shared/field-ranges.ts"
+import { codeText, type FieldRange, FieldRangeText, formatFieldRange, parseFieldRange, widthOf } from "../shared/field-ranges.ts"
 import { frameLength } from "./framing.ts"
 import { type Digits, type Layout, type LayoutName, layouts } from "./layouts.ts"
-import { codeTable, codeText, defaultSportCodes, SportCodes } from "./sport-codes.ts"
+import { codeTable, defaultSportCodes, SportCodes } from "./sport-codes.ts"
 
 /**
  * Fields a console generation may put elsewhere: `"<type> <first>-<last>"`, the

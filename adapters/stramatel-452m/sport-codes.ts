@@ -46,4 +46,3 @@ export const codeTable = (overrides: Readonly<Record<string, string>> = {}): Rea
   return table
 }
 
-export const codeText = (code: number) => `0x${code.toString(16).toUpperCase().padStart(2, "0")}`

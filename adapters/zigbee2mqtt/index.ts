@@ -28,6 +28,9 @@ interface Seen {
 export const zigbee2mqtt: ButtonSourceDefinition<Zigbee2mqttOptions> = {
   name: "zigbee2mqtt",
   description: "Zigbee buttons through zigbee2mqtt: `action` in zigbee2mqtt/<name> (JSON) or zigbee2mqtt/<name>/action (plain)",
+  summary: "MQTT",
+  link: "mqtt",
+  example: "type: zigbee2mqtt\nmqtt:\n  topics: [zigbee2mqtt/court4-remote]",
   optionsSchema,
   makeDecoder(options): ButtonDecoder {
     const stats = emptyButtonStats()

@@ -1,7 +1,7 @@
-/** The fields a technician notes off the board, as `learn` names them in its options block. */
-export const observedFields = ["home", "away", "period", "clock"] as const
+import { fieldWord, observedFields, type ObservedField } from "../../adapters/layout-learning.ts"
 
-export type ObservedField = typeof observedFields[number]
+// The consoles' options blocks name the same fields: they are defined with the learn description (adapters/layout-learning.ts).
+export { fieldWord, observedFields, type ObservedField }
 
 /** What the technician typed for one moment, normalised ("3", "O", "7:56", "34.6"). */
 export type Noted = Partial<Record<ObservedField, string>>
@@ -27,9 +27,6 @@ const names: Readonly<Record<string, ObservedField>> = {
 
 const maxScore = 999
 const maxPeriod = 30
-
-/** The board's words for `field` in the technician's report: "guest" reads better than "away" to most rink staff. */
-export const fieldWord = (field: ObservedField): string => (field === "away" ? "guest" : field)
 
 const clockForms = /^(?:\d{1,2}:[0-5]\d|[0-5]?\d\.\d)$/u
 

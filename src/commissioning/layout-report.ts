@@ -1,8 +1,8 @@
+import type { Block, LayoutLearning } from "../../adapters/layout-learning.ts"
 import type { ReceivedChunk } from "../domain/received.ts"
-import { type Block, describeRange, optionsBlock } from "./layout-block.ts"
 import { checkBlock, checkLine } from "./layout-check.ts"
 import { type Candidate, type Finding, findLayout } from "./layout-finder.ts"
-import { framesOf, type LearnableProtocol, type Recording } from "./layout-frames.ts"
+import { framesOf, type LearnableProtocol, learningOf, type Recording } from "./layout-frames.ts"
 import { describeNoted, fieldWord, type Observation } from "./layout-observation.ts"
 
 export interface LearnReport {
@@ -21,30 +21,23 @@ export interface ReportContext {
 
 const maxListed = 6
 
-const listed = (protocol: LearnableProtocol, candidates: ReadonlyArray<Candidate>, conjunction = "or") => {
-  const shown = candidates.slice(0, maxListed).map((c) => describeRange(protocol, c))
+const listed = (learning: LayoutLearning, candidates: ReadonlyArray<Candidate>, conjunction = "or") => {
+  const shown = candidates.slice(0, maxListed).map(learning.describeRange)
   const more = candidates.length - shown.length
   return `${shown.slice(0, -1).join(", ")}${shown.length > 1 ? ` ${conjunction} ` : ""}${shown.at(-1)}${more > 0 ? ` (and ${more} more)` : ""}`
 }
 
-const kindWords: Readonly<Record<LearnableProtocol, string>> = {
-  "fairplay-mp70": "packet type",
-  "stramatel-452m": "sport code",
-  "daktronics-rtd": "",
-  lines: ""
-}
-
 const foundLines = (context: ReportContext, finding: Extract<Finding, { readonly _tag: "found" }>, noted: ReadonlyArray<Observation>) => {
-  const { protocol } = context
+  const learning = learningOf(context.protocol)
   const word = fieldWord(finding.field)
   const values = [...new Set(noted.map((o) => o.noted[finding.field]))]
   const wide = finding.block.first !== finding.range.first || finding.block.last !== finding.range.last
-  const widens = protocol === "daktronics-rtd" || !wide
+  const widens = learning.fixedPlaces || !wide
     ? ""
-    : `; the options read ${describeRange(protocol, finding.block)}, with the blank bytes beside it, for values still to come`
+    : `; the options read ${learning.describeRange(finding.block)}, with the blank bytes beside it, for values still to come`
   return [
-    `${word}: ${describeRange(protocol, finding.range)} (read ${values.join(", ")} as noted${widens}).`,
-    ...(finding.alsoIn.length === 0 ? [] : [`  ${listed(protocol, finding.alsoIn, "and")} showed the same all through the recording: copies; any of them reads it.`]),
+    `${word}: ${learning.describeRange(finding.range)} (read ${values.join(", ")} as noted${widens}).`,
+    ...(finding.alsoIn.length === 0 ? [] : [`  ${listed(learning, finding.alsoIn, "and")} showed the same all through the recording: copies; any of them reads it.`]),
     ...(finding.weak
       ? [`  Only ever noted as ${values[0]}: a byte that showed ${values[0]} by chance would pass too. Note a moment after ${word} changes to be sure.`]
       : []),
@@ -52,7 +45,7 @@ const foundLines = (context: ReportContext, finding: Extract<Finding, { readonly
       `  It changed within the second before ${o.when}: the board may still have shown the old value when you read it; if this looks wrong, note that moment again.`
     ),
     ...(finding.field === "home" || finding.field === "away"
-      ? values.every((v) => v!.length === 1) && protocol !== "daktronics-rtd"
+      ? values.every((v) => v!.length === 1) && !learning.fixedPlaces
         ? [`  Seen with one digit only: note a moment with ${word} at 10 or more to see how the board writes two digits.`]
         : []
       : [])
@@ -60,6 +53,7 @@ const foundLines = (context: ReportContext, finding: Extract<Finding, { readonly
 }
 
 const ambiguousLines = (context: ReportContext, finding: Extract<Finding, { readonly _tag: "ambiguous" }>) => {
+  const learning = learningOf(context.protocol)
   const word = fieldWord(finding.field)
   const { differsAt, sameValue, sharedWith } = finding.settle
   const nested = finding.candidates.every((a) => finding.candidates.every((b) => a.kind === b.kind && a.first <= b.last && b.first <= a.last))
@@ -74,15 +68,15 @@ const ambiguousLines = (context: ReportContext, finding: Extract<Finding, { read
     : `note another moment with ${word} at a new value`
   if (finding.candidates.length === 1) {
     return [
-      `${word}: not settled: ${[word, ...sharedWith.map(fieldWord)].join(" and ")} only ever read as noted at ${describeRange(context.protocol, finding.candidates[0]!)}, `
+      `${word}: not settled: ${[word, ...sharedWith.map(fieldWord)].join(" and ")} only ever read as noted at ${learning.describeRange(finding.candidates[0]!)}, `
         + `and two fields never share bytes: check what you typed, or note a moment where they differ.`
     ]
   }
-  const shownBy = differsAt?.shown.slice(0, maxListed).map((shown, i) => `${describeRange(context.protocol, finding.candidates[i]!)} showed ${shown}`)
+  const shownBy = differsAt?.shown.slice(0, maxListed).map((shown, i) => `${learning.describeRange(finding.candidates[i]!)} showed ${shown}`)
   const hint = differsAt === undefined
     ? ""
     : ` (at ${context.describeTime(differsAt.at)} ${shownBy!.join(", ")}: what the board showed then would settle it)`
-  return [`${word}: ambiguous: ${word} could be ${listed(context.protocol, finding.candidates)}: ${advice}${hint}.`]
+  return [`${word}: ambiguous: ${word} could be ${listed(learning, finding.candidates)}: ${advice}${hint}.`]
 }
 
 const notFoundLines = (context: ReportContext, finding: Extract<Finding, { readonly _tag: "not-found" }>) => {
@@ -97,7 +91,7 @@ const notFoundLines = (context: ReportContext, finding: Extract<Finding, { reado
       ]
     case "one-off":
       return [
-        `${word}: not found: every other moment reads it at ${describeRange(context.protocol, reason.without)}, but not ${reason.observation.when} `
+        `${word}: not found: every other moment reads it at ${learningOf(context.protocol).describeRange(reason.without)}, but not ${reason.observation.when} `
           + `(${word} ${reason.observation.noted[finding.field]}): check what you typed then.`
       ]
     case "no-common":
@@ -107,8 +101,8 @@ const notFoundLines = (context: ReportContext, finding: Extract<Finding, { reado
 
 /** Notes on the frame types the fields came from: a period in C and the score in H is how Fair-Play sends them. */
 const kindNotes = (context: ReportContext, findings: ReadonlyArray<Finding>): ReadonlyArray<string> => {
-  const words = kindWords[context.protocol]
-  if (words === "") return []
+  const words = learningOf(context.protocol).kindWord
+  if (words === undefined) return []
   const found = findings.flatMap((f) => (f._tag === "found" ? [f] : []))
   const kinds = [...new Set(found.map((f) => f.range.kind))]
   if (kinds.length < 2) return []
@@ -123,18 +117,11 @@ const kindNotes = (context: ReportContext, findings: ReadonlyArray<Finding>): Re
   ]
 }
 
-const countsLine = (protocol: LearnableProtocol, recording: Recording): string => {
-  const counts = [...recording.counts].map(([kind, n]) => (protocol === "fairplay-mp70" || protocol === "stramatel-452m" ? `${kind} ×${n}` : `${n}`))
+/** `Frames: 40 frames (C ×20, H ×20).`: per kind when frames come in kinds. */
+const countsLine = (learning: LayoutLearning, recording: Recording): string => {
   const total = [...recording.counts.values()].reduce((a, b) => a + b, 0)
-  const what = protocol === "lines" ? "lines" : protocol === "daktronics-rtd" ? "data frames" : "frames"
-  return `Frames: ${total} ${what}${protocol === "fairplay-mp70" || protocol === "stramatel-452m" ? ` (${counts.join(", ")})` : ""}.`
-}
-
-const positionsNote: Readonly<Record<LearnableProtocol, string>> = {
-  "fairplay-mp70": "Positions count bytes from the STX = 0, per packet type (letter).",
-  "stramatel-452m": "Positions count bytes from the 0xF8 = 0, per frame sport code (byte 1).",
-  "daktronics-rtd": "Positions are offsets in the console's RTD buffer (0-based).",
-  lines: "Positions are character columns, counted from 0."
+  const byKind = learning.kindWord === undefined ? "" : ` (${[...recording.counts].map(([kind, n]) => `${kind} ×${n}`).join(", ")})`
+  return `Frames: ${total} ${learning.framesWord}${byKind}.`
 }
 
 /** The first choice the adapter reads the recording with as noted; else the first, with what went wrong. */
@@ -154,11 +141,12 @@ export const learnReport = (
 ): LearnReport => {
   const recording = framesOf(context.protocol, chunks)
   const { protocol } = context
+  const learning = learningOf(protocol)
   const header = [
-    countsLine(protocol, recording),
+    countsLine(learning, recording),
     `Moments noted: ${observations.length}`,
     ...observations.map((o) => `  ${o.when}: ${describeNoted(o.noted)}`),
-    positionsNote[protocol],
+    learning.positions,
     ""
   ]
   if (recording.states.length === 0) {
@@ -167,8 +155,7 @@ export const learnReport = (
       exitCode: 1
     }
   }
-  // Stramatel and Daktronics read right-aligned numbers: a score's range may only grow to the left.
-  const findings = findLayout(recording.states, observations, protocol === "stramatel-452m" || protocol === "daktronics-rtd" ? "left" : "both")
+  const findings = findLayout(recording.states, observations, learning.scoreGrowth)
   const body = findings.flatMap((finding) => {
     const noted = observations.filter((o) => o.noted[finding.field] !== undefined)
     switch (finding._tag) {
@@ -191,7 +178,7 @@ export const learnReport = (
       exitCode: 1
     }
   }
-  const block = optionsBlock(protocol, found, letterPeriod)
+  const block = learning.optionsBlock(found, letterPeriod)
   if (block._tag === "none") {
     return { lines: [...header, ...body, ...notes, "", ...block.why, `The recording for support: ${context.forSupport}`], exitCode: 1 }
   }
@@ -206,7 +193,7 @@ export const learnReport = (
       ...block.notes,
       "Options block to paste (under the place's scoreboard:):",
       ...choice.lines,
-      checkLine(check, protocol !== "lines"),
+      checkLine(check, learning.sportMatters),
       ...(reads ? [] : [`The recording for support: ${context.forSupport}`])
     ],
     exitCode: reads ? 0 : 1

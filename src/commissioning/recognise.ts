@@ -1,17 +1,7 @@
-import { Result, Schema } from "effect"
-import type { ProtocolDefinition } from "../../adapters/decoder.ts"
+import type { ProtocolVariant } from "../../adapters/decoder.ts"
 import { protocols } from "../../adapters/registry.ts"
 import type { Reading } from "../domain/reading.ts"
 import type { ReceivedChunk } from "../domain/received.ts"
-
-/**
- * Sports worth trying per protocol when the stream does not name its sport.
- * Daktronics RTD reads every sport from the same buffer, so only layouts
- * that differ are tried; protocols not listed try every sport they know.
- */
-export const sniffSports: Readonly<Record<string, ReadonlyArray<string>>> = {
-  "daktronics-rtd": ["basketball", "volleyball", "tennis", "football"]
-}
 
 export interface SportResult {
   readonly sport: string
@@ -32,11 +22,9 @@ export interface ProtocolResult {
   /** Over every sport tried: the most frames decoded and the bad frames seen with them. */
   readonly frames: number
   readonly badFrames: number
-  /** Of a protocol whose consoles come in layouts the wire tells apart (`ProtocolDefinition.variants`): the one that read best. */
+  /** Of a protocol whose consoles come in layouts the wire tells apart (`Recognition.variants`): the one that read best. */
   readonly variant?: ProtocolVariant
 }
-
-type ProtocolVariant = NonNullable<ProtocolDefinition["variants"]>[number]
 
 // Opening a port mid-stream cuts one frame; a line at the wrong speed yields many bad ones.
 const maxBadShare = 0.1
@@ -44,7 +32,7 @@ const maxBadShare = 0.1
 const decodeAs = (protocol: string, sport: string, chunks: ReadonlyArray<ReceivedChunk>, options: ProtocolVariant["options"] = {}): SportResult => {
   const definition = protocols[protocol]!
   const decoder = definition.makeDecoder({ ...options, sport })
-  const family = definition.sportFamilies?.find((f) => f.sports.includes(sport))
+  const family = definition.recognise?.sportFamilies?.find((f) => f.sports.includes(sport))
   let readings = 0
   let sample: Reading | undefined
   for (const chunk of chunks) {
@@ -57,16 +45,15 @@ const decodeAs = (protocol: string, sport: string, chunks: ReadonlyArray<Receive
   return { sport, frames, badFrames, readings, garbled, ...(sample === undefined ? {} : { sample }), ...(family === undefined ? {} : { family }) }
 }
 
-/** Protocols that decode with no options at all; the others (lines, json) need a field map first. */
-export const optionFreeProtocols = (): ReadonlyArray<string> =>
-  Object.values(protocols)
-    .filter((definition) => Result.isSuccess(Schema.decodeUnknownResult(definition.optionsSchema)({})))
-    .map((definition) => definition.name)
+/** Protocols whose definition says how to recognise them (`recognise`); the others (lines, json) need a field map first. */
+export const recognisableProtocols = (): ReadonlyArray<string> =>
+  Object.values(protocols).filter((definition) => definition.recognise !== undefined).map((definition) => definition.name)
 
-/** Every sport the protocol knows, but only the first of each group that reads alike. */
+/** The sports the definition names as worth trying, else every sport it knows but only the first of each group that reads alike. */
 const sportsToTry = (protocol: string): ReadonlyArray<string> => {
-  const { sportFamilies = [], sports } = protocols[protocol]!
-  return sniffSports[protocol] ?? sports.filter((sport) => !sportFamilies.some((f) => f.sports.includes(sport) && f.sports[0] !== sport))
+  const { recognise = {}, sports } = protocols[protocol]!
+  const { sportFamilies = [] } = recognise
+  return recognise.sports ?? sports.filter((sport) => !sportFamilies.some((f) => f.sports.includes(sport) && f.sports[0] !== sport))
 }
 
 const decodeVariant = (protocol: string, chunks: ReadonlyArray<ReceivedChunk>, variant?: ProtocolVariant): ProtocolResult => {
@@ -82,10 +69,10 @@ const decodeVariant = (protocol: string, chunks: ReadonlyArray<ReceivedChunk>, v
 const readsBetter = (a: ProtocolResult, b: ProtocolResult) =>
   isClean(a) !== isClean(b) ? isClean(a) : a.frames - a.badFrames > b.frames - b.badFrames
 
-/** Feeds the bytes to every option-free decoder, in each of its variants, for each sport worth trying. */
+/** Feeds the bytes to every recognisable protocol's decoder, in each of its variants, for each sport worth trying. */
 export const decodeWithEveryProtocol = (chunks: ReadonlyArray<ReceivedChunk>): ReadonlyArray<ProtocolResult> =>
-  optionFreeProtocols().map((protocol) => {
-    const variants = protocols[protocol]!.variants
+  recognisableProtocols().map((protocol) => {
+    const variants = protocols[protocol]!.recognise?.variants
     if (variants === undefined || variants.length === 0) return decodeVariant(protocol, chunks)
     return variants.map((variant) => decodeVariant(protocol, chunks, variant)).reduce((best, next) => (readsBetter(next, best) ? next : best))
   })

@@ -1,23 +1,22 @@
 import { Effect, Schema } from "effect"
+import { buttonSourceNames, buttonSources, type ButtonSourceType } from "../../adapters/button-registry.ts"
+import type { ButtonLink } from "../../adapters/button-source.ts"
 import { autoSource } from "../highlights/auto-click.ts"
 import { SerialLine } from "./place.ts"
 
-/** Button source types with a folder in adapters/; the button registry must hold each of them. */
-export const buttonSourceTypes = ["zigbee2mqtt", "shelly", "serial-buttons", "input-event", "gpiomon"] as const
-export type ButtonSourceType = (typeof buttonSourceTypes)[number]
+/** The button source types the config accepts: the button registry's (adapters/button-registry.ts). */
+export const buttonSourceTypes = buttonSourceNames
+export type { ButtonSourceType }
 
-/** The one link each source type is read over. */
-export const linkOfType = {
-  zigbee2mqtt: "mqtt",
-  shelly: "mqtt",
-  "serial-buttons": "serial",
-  "input-event": "device",
-  gpiomon: "gpio"
-} as const satisfies Record<ButtonSourceType, string>
+/** The one link each source type is read over, from its definition. */
+export const linkOfType: Readonly<Record<ButtonSourceType, ButtonLink>> = Object.fromEntries(
+  buttonSourceNames.map((type) => [type, buttonSources[type]!.link])
+) as Record<ButtonSourceType, ButtonLink>
 
-const links = ["mqtt", "serial", "device", "gpio"] as const
+/** The links a button's config can give, each with its own block below. */
+const links = ["mqtt", "serial", "device", "gpio"] as const satisfies ReadonlyArray<ButtonLink>
 
-const linkWords: Record<(typeof links)[number], string> = {
+const linkWords: Record<ButtonLink, string> = {
   mqtt: "mqtt: { topics: [...] }",
   serial: "serial: { path: /dev/serial/by-id/... }",
   device: "device: /dev/input/by-id/...-event-kbd",
@@ -93,7 +92,7 @@ export const Button = Schema.Struct({
     description: `Unique name of this source; places[].actions[].source refers to it. Not "${autoSource}" (reserved for auto-highlights).`
   }),
   type: Schema.Literals(buttonSourceTypes).annotate({
-    description: "zigbee2mqtt | shelly (MQTT) | serial-buttons (microcontroller lines) | input-event (/dev/input) | gpiomon (GPIO)."
+    description: `${buttonSourceNames.map((type) => `${type} (${buttonSources[type]!.summary})`).join(" | ")}.`
   }),
   mqtt: Schema.optionalKey(ButtonMqtt),
   serial: Schema.optionalKey(SerialLine.annotate({ description: "Microcontroller on a serial port (serial-buttons)." })),

@@ -1,5 +1,6 @@
 import { isIP } from "node:net"
 import { Effect, Schema } from "effect"
+import { protocolNames, protocols } from "../../adapters/registry.ts"
 import { apiSports } from "../../adapters/shared/api-sports.ts"
 import type { AutoRule } from "../domain/auto-rule.ts"
 import { maxSettleMs } from "./settle-window.ts"
@@ -8,8 +9,11 @@ import { Action, ClickSettings, Teams } from "./clicks.ts"
 import { hostPort } from "./host-port.ts"
 import { ruleFitIssues } from "./rule-fit.ts"
 
-/** Controller protocols with a folder in adapters/; the registry must hold each of them. */
-export const protocolNames = ["daktronics-rtd", "stramatel-452m", "bodet-scorepad", "fairplay-mp70", "lines", "json"] as const
+/** The protocols the config accepts: the registry's (adapters/registry.ts). */
+export { protocolNames }
+
+/** `daktronics-rtd (Daktronics All Sport 5000, RTD output on J6) | …`: each protocol with its definition's summary. */
+const protocolList = protocolNames.map((name) => `${name} (${protocols[name]!.summary})`).join(" | ")
 
 const baudRates = [1200, 2400, 4800, 9600, 19200, 38400, 57600, 115200, 230400] as const
 
@@ -110,7 +114,7 @@ const exactlyOneLink = Schema.makeFilter<{ readonly serial?: unknown; readonly m
 
 export const Scoreboard = Schema.Struct({
   protocol: Schema.Literals(protocolNames).annotate({
-    description: "Controller protocol: daktronics-rtd | stramatel-452m | bodet-scorepad (Bodet Scorepad, message 11) | fairplay-mp70 (Trans-Lux Fair-Play MP-70/MP-50, RS-232 data output) | lines (text lines, regex or delimiter) | json (JSON payloads)."
+    description: `Controller protocol: ${protocolList}.`
   }),
   serial: Schema.optionalKey(SerialLine.annotate({ description: "Scoreboard controller on a serial port (USB adapter, RS-232/RS-485)." })),
   mqtt: Schema.optionalKey(MqttSource),

@@ -1,4 +1,4 @@
-import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process"
+import type { Writable } from "node:stream"
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -11,7 +11,7 @@ import type { ReceivedChunk } from "../../src/domain/received.ts"
 import { captureLine, parseCapture } from "../../src/replay/capture-format.ts"
 import { eventually } from "../../scripts/support/eventually.ts"
 import { openWriter, type PtyPair, startPtyPair } from "../../scripts/support/pty.ts"
-import { runScorebridge, scorebridge } from "../support/scorebridge-cli.ts"
+import { runScorebridge, startScorebridge } from "../../scripts/support/scorebridge-process.ts"
 import { type ConsoleLayout, fairplayPacket, gameChunks, hockeyGame, mmss, right, rtdWrites, type Shown, stramatelFrame, textLine } from "./learn-support.ts"
 import { sleep } from "../support/sleep.ts"
 
@@ -115,7 +115,7 @@ describe("scorebridge learn --capture (offline, a real process)", () => {
   })
 
   it.each([
-    { args: ["--protocol", "json", "--capture", "x.ndjson", "--at", "1: home 1"], message: /json has no fixed byte positions to learn: learn reads fairplay-mp70, stramatel-452m, daktronics-rtd, lines/u },
+    { args: ["--protocol", "json", "--capture", "x.ndjson", "--at", "1: home 1"], message: /json has no fixed byte positions to learn: learn reads daktronics-rtd, stramatel-452m, fairplay-mp70, lines/u },
     { args: ["--protocol", "nope", "--capture", "x.ndjson", "--at", "1: home 1"], message: /unknown protocol "nope"/u },
     { args: ["--protocol", "lines", "--capture", "CAPTURE"], message: /with --capture, give each moment as --at "SECONDS: what the board showed"/u },
     { args: ["--protocol", "lines", "--capture", "CAPTURE", "--at", "home 3"], message: /--at "home 3": write the seconds from the capture's start, a colon/u },
@@ -123,7 +123,7 @@ describe("scorebridge learn --capture (offline, a real process)", () => {
     { args: ["--protocol", "lines", "--capture", "CAPTURE", "--at", "3: score 3"], message: /"score" is not a field/u },
     { args: ["--protocol", "lines", "--capture", "/nowhere/x.ndjson", "--at", "1: home 1"], message: /cannot read capture \/nowhere\/x\.ndjson: no such file/u },
     { args: ["--protocol", "lines", "--port", "/dev/null", "--at", "1: home 1"], message: /--at goes with --capture/u },
-    { args: ["--capture", "CAPTURE", "--at", "1: home 1"], message: /which protocol\? give --protocol, one of fairplay-mp70, stramatel-452m, daktronics-rtd, lines/u },
+    { args: ["--capture", "CAPTURE", "--at", "1: home 1"], message: /which protocol\? give --protocol, one of daktronics-rtd, stramatel-452m, fairplay-mp70, lines/u },
     { args: ["--protocol", "lines"], message: /give exactly one of --port PATH .*, or --capture FILE\.ndjson/u },
     { args: ["--protocol", "lines", "--capture", "CAPTURE", "--port", "/dev/ttyUSB0", "--at", "1: home 1"], message: /--capture learns from a file: drop --port/u }
   ])("exits 2 on bad flags: $message", async ({ args, message }) => {
@@ -136,7 +136,9 @@ describe("scorebridge learn --capture (offline, a real process)", () => {
 
 /** `learn` on a live console: stdin is the technician's keyboard. */
 interface Live {
-  readonly child: ChildProcessWithoutNullStreams
+  readonly stdin: Writable
+  readonly kill: () => void
+  /** Both streams, as the technician's terminal shows them. */
   readonly stdout: () => string
   readonly exited: Promise<number | null>
 }
@@ -144,7 +146,7 @@ interface Live {
 let live: Live | undefined
 let pty: PtyPair | undefined
 afterEach(async () => {
-  live?.child.kill("SIGKILL")
+  live?.kill()
   await live?.exited
   live = undefined
   await pty?.stop()
@@ -152,12 +154,8 @@ afterEach(async () => {
 })
 
 const startLive = (args: ReadonlyArray<string>): Live => {
-  const child = spawn(scorebridge, ["learn", ...args], { stdio: ["pipe", "pipe", "pipe"] })
-  let stdout = ""
-  child.stdout.setEncoding("utf8").on("data", (text: string) => (stdout += text))
-  child.stderr.setEncoding("utf8").on("data", (text: string) => (stdout += text))
-  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)))
-  return { child, stdout: () => stdout, exited }
+  const learn = startScorebridge(["learn", ...args], { stdin: "pipe" })
+  return { stdin: learn.process.stdin!, kill: learn.kill, stdout: () => learn.stdout() + learn.stderr(), exited: learn.exited.then((exit) => exit.code) }
 }
 
 /**
@@ -176,7 +174,7 @@ const playAndNote = async (layout: ConsoleLayout, game: ReadonlyArray<Shown>, no
       await sleep(900)
       if (!noted.includes(i)) continue
       const echoes = live!.stdout().split("noted at").length
-      live!.child.stdin.write(`home ${shown.home} guest ${shown.away} period ${shown.period} clock ${shown.clock}\n`)
+      live!.stdin.write(`home ${shown.home} guest ${shown.away} period ${shown.period} clock ${shown.clock}\n`)
       await eventually(`moment ${i} to be noted`, () => (live!.stdout().split("noted at").length > echoes ? true : undefined))
     }
   } finally {
@@ -197,7 +195,7 @@ describe("scorebridge learn on a live console (a real process on a socat pty, mo
     live = startLive(["--protocol", protocol, "--port", pty.daemonPath, "--out", out])
     await eventually("learn to record", () => (live!.stdout().includes("An empty line or Ctrl-D ends") ? true : undefined), { timeoutMs: 15_000 })
     await playAndNote(layout, hockeyGame, [1, 2, 4])
-    live.child.stdin.write("\n")
+    live.stdin.write("\n")
     const code = await live.exited
     const stdout = live.stdout()
     expect(code, stdout).toBe(0)
@@ -215,9 +213,9 @@ describe("scorebridge learn on a live console (a real process on a socat pty, mo
     pty = await startPtyPair(scratch)
     live = startLive(["--protocol", "lines", "--port", pty.daemonPath])
     await eventually("learn to record", () => (live!.stdout().includes("An empty line or Ctrl-D ends") ? true : undefined), { timeoutMs: 15_000 })
-    live.child.stdin.write("home three\n")
+    live.stdin.write("home three\n")
     await eventually("the mistake to be pointed out", () => (live!.stdout().includes('not noted: home "three" is not a score') ? true : undefined))
-    live.child.stdin.end()
+    live.stdin.end()
     expect(await live.exited).toBe(1)
     expect(live.stdout()).toMatch(/Nothing noted: run again and type what the board shows/u)
   })

@@ -1,9 +1,10 @@
 import { readFileSync } from "node:fs"
 import { describe, expect, it } from "vitest"
+import { Result, Schema } from "effect"
 import { protocols } from "../../adapters/registry.ts"
 import { seededRandom } from "../../adapters/shared/seeded-random.ts"
 import { frame } from "../../adapters/stramatel-452m/encode.ts"
-import { decodeWithEveryProtocol, isClean, optionFreeProtocols } from "../../src/commissioning/recognise.ts"
+import { decodeWithEveryProtocol, isClean, recognisableProtocols } from "../../src/commissioning/recognise.ts"
 import { guessText } from "../../src/commissioning/text-guess.ts"
 
 const chunksOf = (bytes: Uint8Array, maxPiece = 64) => seededRandom(1).chunks(bytes, maxPiece).map((b, i) => ({ bytes: b, receivedAt: i }))
@@ -12,10 +13,17 @@ const terminal = new Uint8Array(readFileSync("adapters/daktronics-rtd/fixtures/f
 const text = (s: string) => chunksOf(new TextEncoder().encode(s))
 
 describe("recognising a controller from its bytes", () => {
-  it("tries the decoders that need no options, leaving lines and json to the text guess", () => {
+  it("tries the decoders whose definition says how to recognise them, leaving lines and json to the text guess", () => {
     // Every registry protocol but the two that need a field map: a new controller is tried without a line here.
-    expect([...optionFreeProtocols()].sort()).toEqual(Object.keys(protocols).filter((p) => p !== "lines" && p !== "json").sort())
-    expect(optionFreeProtocols()).toEqual(expect.arrayContaining(["daktronics-rtd", "stramatel-452m"]))
+    expect([...recognisableProtocols()].sort()).toEqual(Object.keys(protocols).filter((p) => p !== "lines" && p !== "json").sort())
+    expect(recognisableProtocols()).toEqual(expect.arrayContaining(["daktronics-rtd", "stramatel-452m"]))
+  })
+
+  it("decodes each recognisable protocol with its default options, which the protocol must take", () => {
+    for (const name of recognisableProtocols()) {
+      const { optionsSchema } = protocols[name]!
+      expect(Result.isSuccess(Schema.decodeUnknownResult(optionsSchema)({})), `${name} takes options: {}`).toBe(true)
+    }
   })
 
   it("reads the real Daktronics capture cleanly, with every sport tried as a candidate", () => {

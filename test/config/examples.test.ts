@@ -6,8 +6,8 @@ import { Effect } from "effect"
 import { checkConfig } from "../../src/config/check.ts"
 import { renderConfigJsonSchema } from "../../src/config/json-schema.ts"
 import { loadConfig } from "../../src/config/load.ts"
-import { buttonSourceTypes } from "../../src/config/buttons.ts"
-import { protocolNames } from "../../src/config/place.ts"
+import { buttonSourceNames, buttonSources } from "../../adapters/button-registry.ts"
+import { protocolNames, protocols } from "../../adapters/registry.ts"
 import { boardLineOptions } from "../../src/demo/tennis-match.ts"
 
 const configDir = join(import.meta.dirname, "../../config")
@@ -48,11 +48,10 @@ describe("example configs", () => {
     assert.strictEqual(firstLine, "# yaml-language-server: $schema=./scorebridge.schema.json")
   })
 
-  it.effect("together cover every protocol and every link", () =>
+  it.effect("together cover every link", () =>
     Effect.gen(function*() {
       const configs = yield* Effect.forEach(examples, (name) => loadConfig(join(configDir, name)))
       const boards = configs.flatMap((config) => config.places.flatMap((place) => place.scoreboard ?? []))
-      assert.sameMembers([...new Set(boards.map((board) => board.protocol))], [...protocolNames])
       assert.isTrue(boards.some((board) => board.serial !== undefined))
       assert.isTrue(boards.some((board) => board.mqtt !== undefined))
       assert.isTrue(boards.some((board) => board.tcp?.listen !== undefined))
@@ -60,17 +59,62 @@ describe("example configs", () => {
       assert.isTrue(boards.some((board) => board.udp !== undefined))
     }))
 
-  it.effect("together show every button source type, both actions and both kinds of overlay", () =>
+  it.effect("together show both actions and both kinds of overlay", () =>
     Effect.gen(function*() {
       const configs = yield* Effect.forEach(examples, (name) => loadConfig(join(configDir, name)))
-      const buttons = configs.flatMap((config) => config.buttons ?? [])
-      assert.sameMembers([...new Set(buttons.map((button) => button.type))], [...buttonSourceTypes])
       const places = configs.flatMap((config) => config.places)
       const actions = places.flatMap((place) => place.actions ?? [])
       assert.sameMembers([...new Set(actions.map((action) => action.do === "undo" ? "undo" : action.team))], ["home", "away", "none", "undo"])
       const overlays = places.flatMap((place) => [place.teams?.home?.overlay, place.teams?.away?.overlay].filter((overlay) => overlay !== undefined))
       assert.isTrue(overlays.some((overlay) => overlay.imageSource !== undefined))
       assert.isTrue(overlays.some((overlay) => overlay.templateSource !== undefined && overlay.values !== undefined))
+    }))
+})
+
+const indented = (spaces: string, yaml: string) => yaml.split("\n").map((line) => `${spaces}${line}`)
+
+const head = ["service:", "  baseUrl: https://api.example.com", "  token: { env: SCOREBRIDGE_TOKEN }", "mqtt:", "  url: mqtt://127.0.0.1:1883"]
+
+/** A whole config around a console's example scoreboard (its definition's `example`), at a place playing its first sport. */
+const consoleExample = (name: string): string =>
+  [...head, "places:", "  - key: court-1", `    sport: ${protocols[name]!.sports[0]}`, "    scoreboard:", ...indented("      ", protocols[name]!.example), ""].join("\n")
+
+/** A whole config around a button source's example entry (its definition's `example`), pressed for highlights at one place. */
+const buttonExample = (type: string): string =>
+  [
+    ...head,
+    "buttons:",
+    "  - name: example",
+    ...indented("    ", buttonSources[type]!.example),
+    "places:",
+    "  - key: court-1",
+    "    actions:",
+    "      - { source: example, gesture: single, do: highlight }",
+    ""
+  ].join("\n")
+
+describe("each console's and button source's example, from its definition", () => {
+  const dir = mkdtempSync(join(tmpdir(), "scorebridge-definition-examples-"))
+  afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+  const passesCheck = (file: string, text: string) =>
+    Effect.gen(function*() {
+      writeFileSync(file, text)
+      const result = yield* checkConfig(file)
+      assert.isTrue(result.ok, result.ok ? "" : result.report)
+      return yield* loadConfig(file)
+    })
+
+  it.effect.each(protocolNames)("console %s passes check with its protocol's options", (name) =>
+    Effect.gen(function*() {
+      const config = yield* passesCheck(join(dir, `${name}.yaml`), consoleExample(name))
+      assert.strictEqual(config.places[0]?.scoreboard?.protocol, name)
+    }))
+
+  it.effect.each(buttonSourceNames)("button source %s passes check with its link and options", (type) =>
+    Effect.gen(function*() {
+      const config = yield* passesCheck(join(dir, `button-${type}.yaml`), buttonExample(type))
+      assert.strictEqual(config.buttons?.[0]?.type, type)
     }))
 })
 

@@ -1,3 +1,5 @@
+import type { ProtocolName } from "../../../adapters/registry.ts"
+
 /**
  * A simulated controller for one sport: the protocol and options a place is
  * configured with, and the bytes (or MQTT payload) it sends for a board.
@@ -5,7 +7,7 @@
  * fresh one per match.
  */
 export interface SimulatedConsole<B> {
-  readonly protocol: "daktronics-rtd" | "stramatel-452m" | "bodet-scorepad" | "fairplay-mp70" | "lines" | "json"
+  readonly protocol: ProtocolName
   readonly options: Readonly<Record<string, unknown>>
   readonly encode: (board: B) => Uint8Array | string
 }
