@@ -1,10 +1,49 @@
 import { Context, type Effect } from "effect"
+import type { OutboxReadError, OutboxWriteError } from "./outbox-errors.ts"
 import type { OutboxItem } from "./outbox.ts"
 import type { Outcome } from "../domain/outcome.ts"
 
+/** The outbox could not be read or written during a delivery: the scheduler decides what then (scheduler.ts). */
+export type StorageError = OutboxReadError | OutboxWriteError
+
+export const isStorageError = (error: { readonly _tag: string }): error is StorageError =>
+  error._tag === "OutboxReadError" || error._tag === "OutboxWriteError"
+
+/** The rate slot the scheduler granted to one request of a delivery. The scheduler takes it and settles it. */
+export interface Slot {
+  /** Where the item was recorded in doubt before this slot (see `markBeforeSlot`); undefined when it was not. */
+  readonly markedFor: string | undefined
+  /**
+   * Reports that the request leaves now, after whatever had to be on disk first. A slow disk can
+   * hold the work between the grant and the send; the next grant is spaced from the real send.
+   */
+  readonly leaving: Effect.Effect<void>
+}
+
 /**
- * Sends one outbox item to the service and says what became of it. Never
- * fails: every service error is an Outcome. The scheduler owns pacing and
+ * What one request in a granted slot came to: the attempt's outcome, or a further request (after
+ * a look-up or a read-back) that needs a slot of its own. Between the two slots the scheduler
+ * runs `mark`, the next request's in-doubt mark, so that its fsync is outside any slot.
+ */
+export type Step =
+  | { readonly _tag: "Settled"; readonly outcome: Outcome }
+  | {
+    readonly _tag: "NextRequest"
+    readonly mark: Effect.Effect<string | undefined, StorageError>
+    readonly send: (slot: Slot) => Effect.Effect<Step, StorageError>
+  }
+
+export const Step = {
+  settled: (outcome: Outcome): Step => ({ _tag: "Settled", outcome }),
+  nextRequest: (
+    mark: Effect.Effect<string | undefined, StorageError>,
+    send: (slot: Slot) => Effect.Effect<Step, StorageError>
+  ): Step => ({ _tag: "NextRequest", mark, send })
+}
+
+/**
+ * Sends an outbox item to the service and says what became of it. Every service error is an
+ * Outcome; only the outbox's own failures fail. The scheduler owns pacing, the rate slots and
  * retries; the deliverer owns the mapping from item kinds to service calls.
  */
 export class Deliverer extends Context.Service<Deliverer, {
@@ -14,9 +53,9 @@ export class Deliverer extends Context.Service<Deliverer, {
    * a slow fsync would delay the send and, since the next slot is spaced from the real send,
    * every slot after it — a click behind it included. Undefined when nothing was marked.
    */
-  markBeforeSlot(item: OutboxItem): Effect.Effect<string | undefined>
-  /** `markedFor`: what `markBeforeSlot` returned for this attempt. */
-  deliver(item: OutboxItem, markedFor?: string): Effect.Effect<Outcome>
+  markBeforeSlot(item: OutboxItem): Effect.Effect<string | undefined, OutboxWriteError>
+  /** The delivery's first request, in the slot the scheduler granted. */
+  deliver(item: OutboxItem, slot: Slot): Effect.Effect<Step, StorageError>
   /** A cheap authenticated call that proves the token works again after a 401. */
   readonly probe: Effect.Effect<boolean>
 }>()("scorebridge/delivery/Deliverer") {}

@@ -1,4 +1,4 @@
-import { Clock, Context, Effect, Layer, Option, Queue, type Scope } from "effect"
+import { Clock, Context, Effect, Exit, Layer, Option, Queue, type Scope } from "effect"
 import { ServiceClient } from "../service/client.ts"
 import { BridgeEvents } from "../bus/bridge-events.ts"
 import { makeBackOff, type Successes } from "./back-off.ts"
@@ -9,6 +9,8 @@ import { Outbox, type OutboxItem } from "./outbox.ts"
 import { makeOutcomeRecorder } from "./outcome-recorder.ts"
 import type { Outcome } from "../domain/outcome.ts"
 import { RateBudget, slotOf } from "./rate-budget.ts"
+import { makeRequestsInSlots } from "./slots.ts"
+import { retryOnStorageFailure } from "./storage-retry.ts"
 import { makeTokenProbe } from "./token-probe.ts"
 
 export interface SchedulerSnapshot {
@@ -45,10 +47,10 @@ export class Scheduler extends Context.Service<Scheduler, {
 export interface SchedulerPorts {
   readonly outbox: Pick<
     Outbox["Service"],
-    | "get" | "heads" | "pending" | "onDisk" | "unmarkSending" | "whenAppended"
+    | "get" | "heads" | "pending" | "onDisk" | "unmarkSending" | "whenAppended" | "diskFailure"
     | "markDelivered" | "markWarning" | "markDead" | "markMissed" | "reschedule"
   >
-  readonly budget: Pick<RateBudget["Service"], "acquire" | "finished" | "succeeded" | "rateLimited" | "suspend" | "resume">
+  readonly budget: Pick<RateBudget["Service"], "acquire" | "sending" | "finished" | "succeeded" | "rateLimited" | "suspend" | "resume">
   readonly deliverer: Deliverer["Service"]
   readonly successes: Successes
   /** An item's attempt has an outcome (for the status page and the demo). */
@@ -67,6 +69,12 @@ export const makeScheduler = Effect.fnUntraced(function*(ports: SchedulerPorts):
 
   const tokenProbe = makeTokenProbe({ budget, probe: deliverer.probe })
   const record = makeOutcomeRecorder({ outbox, budget, probeToken: tokenProbe.start })
+  const requestsInSlots = makeRequestsInSlots(budget)
+  // Once the disk has failed to store a write, nothing more is delivered: the daemon ends (reload.ts).
+  let diskFailed = false
+  yield* Effect.forkScoped(Effect.andThen(outbox.diskFailure, Effect.sync(() => {
+    diskFailed = true
+  })))
 
   const deliverOnce = (head: OutboxItem) =>
     Effect.gen(function*() {
@@ -92,12 +100,12 @@ export const makeScheduler = Effect.fnUntraced(function*(ports: SchedulerPorts):
         // slot): nothing left, so an item that was not in doubt before is not after a restart.
         Effect.onInterrupt(() => item.sentAt === null ? Effect.ignore(outbox.unmarkSending(item.id)) : Effect.void)
       )
-      const outcome = yield* deliverer.deliver(item, markedFor).pipe(Effect.ensuring(budget.finished))
+      const outcome = yield* requestsInSlots(item, (slot) => deliverer.deliver(item, slot), markedFor)
       yield* ports.settled({ place: item.place, itemId: item.id, kind: item.kind, outcome })
       yield* record(item, outcome)
     })
 
-  const deliver = (item: OutboxItem) =>
+  const attempts = (item: OutboxItem) =>
     Effect.gen(function*() {
       // An auto-highlight waits here for a press that would replace it (see Outbox.appendMerging).
       const holdMs = item.notBefore - (yield* Clock.currentTimeMillis)
@@ -112,29 +120,22 @@ export const makeScheduler = Effect.fnUntraced(function*(ports: SchedulerPorts):
         if (failed === undefined) return
         yield* backOff.wait(item, failures, failed.failedAt)
       }
-    }).pipe(
-      // The item stays pending; wait before releasing its lane so a broken
-      // state directory does not turn into a tight resend loop. A write that dies (the in-doubt
-      // mark, after the disk failed) waits too: the daemon is about to end.
-      Effect.catch((e) =>
-        Effect.logError(`could not record the delivery of ${item.kind} #${item.id}: ${String(e)}`).pipe(
-          Effect.andThen(Effect.sleep("5 seconds"))
-        )
-      ),
-      Effect.catchDefect((defect) =>
-        Effect.logError(`could not deliver ${item.kind} #${item.id}: ${defect instanceof Error ? defect.message : String(defect)}`).pipe(
-          Effect.andThen(Effect.sleep("5 seconds"))
-        )
-      ),
-      Effect.ensuring(Effect.suspend(() => {
+    })
+
+  const deliver = (item: OutboxItem) =>
+    retryOnStorageFailure(item, attempts(item), () => diskFailed).pipe(
+      Effect.onExit((exit) => {
+        // A defect is a bug: the lane stays held until a restart rather than resending in a tight loop.
+        if (Exit.isFailure(exit) && Exit.hasDies(exit)) return Effect.logError(`delivering ${item.kind} #${item.id} failed (a bug), its lane waits for a restart`, exit.cause)
         lanes.release(item)
         return wake
-      }))
+      })
     )
 
   const start = (item: OutboxItem) => lanes.admit(item) ? Effect.asVoid(Effect.forkScoped(deliver(item))) : Effect.void
 
   const dispatch = Effect.gen(function*() {
+    if (diskFailed) return
     for (const head of yield* outbox.heads) {
       if (head.kind !== "click") yield* start(head)
       else for (const click of yield* outbox.pending(head.place, "click", clicksInFlightPerPlace)) yield* start(click)

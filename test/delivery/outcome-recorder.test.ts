@@ -18,7 +18,7 @@ const setUp = Effect.gen(function*() {
   const budget = yield* RateBudget
   const probeToken = td.func<() => void>()
   const record = makeOutcomeRecorder({ outbox: outbox.port, budget, probeToken: Effect.sync(() => probeToken()) })
-  const item = yield* outbox.append({ place: "court-1", kind: "score", payload: {} })
+  const item = yield* outbox.append({ place: "court-1", kind: "score", payload: { timeStamp: 0, left: 1, right: 0, period: 1 } })
   return { outbox, budget, probeToken, record, item }
 })
 
@@ -44,7 +44,7 @@ describe("outcome recorder", () => {
   it.effect("a dead letter and a missed click are kept with their reasons, not retried", () =>
     withBudget(Effect.gen(function*() {
       const { outbox, record, item } = yield* setUp
-      const click = yield* outbox.append({ place: "court-1", kind: "click", payload: {} })
+      const click = yield* outbox.append({ place: "court-1", kind: "click", payload: { timeStamp: 0, metadata: { clickId: "c-1", team: "none", source: "test" } } })
       yield* record(item, Outcome.dead("400: bad body"))
       yield* record(click, Outcome.missed("footage gone", { skipped: true }))
       expect(outbox.item(item.id)).toMatchObject({ state: "dead", lastError: "400: bad body" })

@@ -2,6 +2,7 @@ import { assert, describe, expect, it } from "@effect/vitest"
 import { Clock, Context, Effect, Layer } from "effect"
 import { TestClock } from "effect/testing"
 import { Outcome } from "../../src/domain/outcome.ts"
+import { OutboxWriteError } from "../../src/delivery/outbox-errors.ts"
 import { RateBudget } from "../../src/delivery/rate-budget.ts"
 import { makeScheduler } from "../../src/delivery/scheduler.ts"
 import { advanceUntil, memoryOutbox, scriptedService } from "./scheduler-ports.ts"
@@ -22,7 +23,7 @@ const setup = (requestsPerSecond = 5) =>
     // Built in the test's scope: its grant loop runs until the test ends.
     const budget = Context.get(yield* Layer.build(RateBudget.layer({ requestsPerSecond })), RateBudget)
     const outbox = memoryOutbox()
-    const service = scriptedService(budget)
+    const service = scriptedService()
     const settled: Array<{ readonly itemId: number; readonly outcome: Outcome }> = []
     const scheduler = yield* makeScheduler({
       outbox: outbox.port,
@@ -173,16 +174,52 @@ describe("scheduler: failures", () => {
 })
 
 describe("scheduler when the outbox cannot write", () => {
-  it.effect("an in-doubt mark that dies (the disk failed) holds its item 5 s, not a tight resend loop, and nothing is sent", () =>
+  it.effect("an in-doubt mark that fails (disk full) is tried again after 1 s, 2 s, 4 s, nothing sent meanwhile; then the item is delivered", () =>
     Effect.gen(function*() {
       const { outbox, service } = yield* setup()
-      let marks = 0
-      service.markWith(() => Effect.suspend(() => (marks++, Effect.die(new Error("the disk failed to store outbox writes (EIO)")))))
+      const marks: Array<number> = []
+      service.markWith(() =>
+        Effect.flatMap(Clock.currentTimeMillis, (now) => {
+          marks.push(now)
+          return marks.length <= 3 ? Effect.fail(new OutboxWriteError({ path: "memory", reason: "disk full (ENOSPC)" })) : Effect.succeed(undefined)
+        })
+      )
       yield* outbox.append({ place: "court-1", kind: "score", payload: score(0) })
-      yield* advanceUntil(() => marks === 1, "the first mark")
-      yield* TestClock.adjust(4_900)
-      expect(marks).toBe(1)
-      yield* advanceUntil(() => marks === 2, "the mark tried again after the hold", 1_000)
+      yield* advanceUntil(() => marks.length === 3, "three failed marks")
       expect(service.sent).toEqual([])
+      yield* advanceUntil(() => service.sent.length === 1, "the delivery once the mark is written")
+      const gaps = marks.slice(1).map((at, i) => at - marks[i]!)
+      expect(gaps).toHaveLength(3)
+      gaps.forEach((gap, i) => {
+        expect(gap).toBeGreaterThanOrEqual(1_000 * 2 ** i)
+        expect(gap).toBeLessThanOrEqual(1_000 * 2 ** i + 10)
+      })
+      expect(outbox.item(service.sent[0]!.id)?.state).toBe("delivered")
+    }))
+
+  it.effect("a settling write that fails is tried again: the item ends delivered", () =>
+    Effect.gen(function*() {
+      const { outbox, service } = yield* setup()
+      outbox.fillDisk(2)
+      const item = yield* outbox.append({ place: "court-1", kind: "score", payload: score(0) })
+      yield* advanceUntil(() => outbox.item(item.id)?.state === "delivered", "the item recorded as delivered")
+      // Each failed write starts the delivery over (the real outbox's in-doubt mark then reads it back, not resends).
+      expect(service.sent.map((s) => s.id)).toEqual([item.id, item.id, item.id])
+    }))
+
+  it.effect("once the disk has failed, delivery stops: the failed write is not tried again and nothing more leaves", () =>
+    Effect.gen(function*() {
+      const { outbox, service } = yield* setup()
+      const first = yield* outbox.append({ place: "court-1", kind: "score", payload: score(0) })
+      yield* advanceUntil(() => outbox.item(first.id)?.state === "delivered", "the first delivery")
+      outbox.failDisk()
+      let marks = 0
+      service.markWith(() => Effect.suspend(() => (marks++, Effect.fail(new OutboxWriteError({ path: "memory", reason: "the disk failed" })))))
+      yield* outbox.append({ place: "court-1", kind: "score", payload: score(1) })
+      yield* outbox.append({ place: "court-2", kind: "click", payload: press("c-1", t0) })
+      // The daemon ends on the failure (reload.ts); a minute of virtual time shows nothing left the scheduler meanwhile.
+      yield* TestClock.adjust("1 minute")
+      expect(marks).toBe(0)
+      expect(service.sent.map((s) => s.id)).toEqual([first.id])
     }))
 })

@@ -1,8 +1,9 @@
-import { Clock, Effect, Option } from "effect"
+import { Clock, Deferred, Effect, Option } from "effect"
 import { TestClock } from "effect/testing"
 import type { OutboxItem } from "../../src/delivery/outbox.ts"
 import type { Outcome } from "../../src/domain/outcome.ts"
-import type { RateBudget } from "../../src/delivery/rate-budget.ts"
+import { Step } from "../../src/delivery/deliverer.ts"
+import { OutboxWriteError } from "../../src/delivery/outbox-errors.ts"
 import type { SchedulerPorts } from "../../src/delivery/scheduler.ts"
 import { makeSuccessWatch } from "../../src/service/success-watch.ts"
 
@@ -22,9 +23,19 @@ export const memoryOutbox = () => {
     const item = items.get(id)
     if (item !== undefined) items.set(id, { ...item, ...change })
   })
+  // Settling writes fail while the test says the disk is full; once it says the disk failed, every write fails.
+  let fullFor = 0
+  const diskFailed = Deferred.makeUnsafe<OutboxWriteError>()
+  const writeError = (reason: string) => new OutboxWriteError({ path: "memory", reason })
+  const writable = Effect.suspend(() => {
+    if (Deferred.isDoneUnsafe(diskFailed)) return Effect.fail(writeError("the disk failed"))
+    if (fullFor === 0) return Effect.void
+    fullFor--
+    return Effect.fail(writeError("disk full (ENOSPC)"))
+  })
   const settle = (id: number, state: OutboxItem["state"], lastError: string | null, result: unknown) =>
-    Effect.flatMap(Clock.currentTimeMillis, (now) =>
-      update(id, { state, lastError, result: result ?? null, settledAt: now, attempts: (items.get(id)?.attempts ?? 0) + 1 }))
+    Effect.andThen(writable, Effect.flatMap(Clock.currentTimeMillis, (now) =>
+      update(id, { state, lastError, result: result ?? null, settledAt: now, attempts: (items.get(id)?.attempts ?? 0) + 1 })))
 
   const port: SchedulerPorts["outbox"] = {
     get: (id) => Effect.sync(() => Option.fromNullishOr(items.get(id))),
@@ -37,6 +48,7 @@ export const memoryOutbox = () => {
     onDisk: () => Effect.void,
     unmarkSending: (id) => update(id, { sentAt: null, sentTo: null }),
     whenAppended: (effect) => Effect.sync(() => void listeners.push(effect)),
+    diskFailure: Deferred.await(diskFailed),
     markDelivered: (id, result) => settle(id, "delivered", null, result),
     markWarning: (id, warning, result) => settle(id, "warning", warning, result),
     markDead: (id, error) => settle(id, "dead", error, null),
@@ -68,7 +80,16 @@ export const memoryOutbox = () => {
   /** Leaves an item in doubt, as the in-doubt mark before a request does. */
   const markSent = (id: number, sentTo: string, sentAt: number) => update(id, { sentTo, sentAt })
 
-  return { port, append, markSent, item: (id: number) => items.get(id) }
+  return {
+    port,
+    append,
+    markSent,
+    item: (id: number) => items.get(id),
+    /** The next `writes` settling writes fail, as on a full disk. */
+    fillDisk: (writes: number) => { fullFor = writes },
+    /** The disk fails to store a write: every write fails from now on, and `diskFailure` completes. */
+    failDisk: () => Deferred.doneUnsafe(diskFailed, Effect.succeed(writeError("the disk failed")))
+  }
 }
 
 /** One request as the scripted service saw it. */
@@ -84,7 +105,7 @@ export interface Sent {
  * A service that answers each delivery with what `answer` says (by default: delivered), records
  * when it was asked on the virtual clock, and counts answered requests as the client's successes.
  */
-export const scriptedService = (budget: Pick<RateBudget["Service"], "sending">) => {
+export const scriptedService = () => {
   const sent: Array<Sent> = []
   const probes: Array<{ readonly at: number; readonly accepted: boolean }> = []
   const successes = makeSuccessWatch()
@@ -94,15 +115,15 @@ export const scriptedService = (budget: Pick<RateBudget["Service"], "sending">) 
 
   const deliverer: SchedulerPorts["deliverer"] = {
     markBeforeSlot: (item) => mark(item),
-    deliver: (item) =>
+    deliver: (item, slot) =>
       Effect.gen(function*() {
-        yield* budget.sending
+        yield* slot.leaving
         const at = yield* Clock.currentTimeMillis
         const outcome = answer(item, sent.filter((s) => s.id === item.id).length)
         sent.push({ id: item.id, place: item.place, kind: item.kind, at, outcome })
         // Every answer but a failure of the service itself proves it is up.
         if (outcome._tag !== "Retry" || outcome.kind !== "transient") successes.record(at)
-        return outcome
+        return Step.settled(outcome)
       }),
     probe: Effect.gen(function*() {
       const at = yield* Clock.currentTimeMillis
