@@ -1,20 +1,16 @@
 import type { Stall } from "./stalls.mjs"
-import { collectDaemonOutput } from "../test/support/daemon-output.ts"
-import { type ChildProcess, spawn } from "node:child_process"
 import { existsSync, readFileSync } from "node:fs"
 import { join } from "node:path"
 import { pathToFileURL } from "node:url"
+import { type LogLine as ProcessLogLine, startDaemon as startScorebridgeDaemon } from "../scripts/support/scorebridge-process.ts"
 
-const root = join(import.meta.dirname, "..")
-const cli = join(root, "bin/scorebridge")
 const probe = join(import.meta.dirname, "heap-probe.mjs")
 /** USER_HZ: 100 on every Linux this runs on (getconf CLK_TCK). */
 const clockTicksPerSecond = 100
 
-export interface LogLine {
-  readonly level: number
+/** A pino line with its `time` (the daemon's clock when it logged). */
+export interface LogLine extends ProcessLogLine {
   readonly time: number
-  readonly msg: string
 }
 
 export interface HeapSample {
@@ -51,26 +47,13 @@ export interface Daemon {
  */
 export const startDaemon = (config: string, env: Readonly<Record<string, string>>, heapFile: string): Daemon => {
   const spawnedAt = Date.now()
-  const child: ChildProcess = spawn(cli, ["run", "--config", config], {
-    stdio: ["ignore", "pipe", "pipe"],
-    env: {
-      ...process.env,
-      ...env,
-      NODE_OPTIONS: `--expose-gc --import=${pathToFileURL(probe).href}`,
-      SCOREBRIDGE_BENCH_HEAP_FILE: heapFile
-    }
+  const daemon = startScorebridgeDaemon(config, {
+    env: { ...env, NODE_OPTIONS: `--expose-gc --import=${pathToFileURL(probe).href}`, SCOREBRIDGE_BENCH_HEAP_FILE: heapFile }
   })
-  const { logs, stderr: stderrTail } = collectDaemonOutput<LogLine>(child, (text) => ({ level: 0, time: Date.now(), msg: text }))
-  let done = child.exitCode !== null
-  const exitedPromise = new Promise<void>((resolve) => {
-    child.once("exit", () => {
-      done = true
-      resolve()
-    })
-  })
-  // If the bench itself dies, the daemon must not outlive it.
-  const killOnExit = () => child.kill("SIGKILL")
-  process.once("exit", killOnExit)
+  const child = daemon.process
+  const stderrTail = daemon.stderr
+  // Every pino line has its time; a line that is not JSON gets the moment it was seen.
+  const logs = () => daemon.logs().map((line) => ("time" in line && typeof line.time === "number" ? line : { ...line, time: line.seenAt }) as LogLine)
   const pid = child.pid!
 
   const status = (field: string): number => {
@@ -98,9 +81,9 @@ export const startDaemon = (config: string, env: Readonly<Record<string, string>
   return {
     pid,
     spawnedAt,
-    logs: () => logs,
+    logs,
     stderr: stderrTail,
-    exited: () => done,
+    exited: daemon.hasExited,
     rssMb: () => ({ rss: status("VmRSS"), peak: status("VmHWM") }),
     cpuSeconds: () => {
       // Fields 14 and 15 of /proc/PID/stat, after the parenthesised command name (which may hold spaces).
@@ -109,13 +92,7 @@ export const startDaemon = (config: string, env: Readonly<Record<string, string>
     },
     heapSample,
     stop: async (graceMs = 6_000) => {
-      if (!done) {
-        child.kill("SIGTERM")
-        const timer = setTimeout(() => child.kill("SIGKILL"), graceMs)
-        await exitedPromise
-        clearTimeout(timer)
-      }
-      process.off("exit", killOnExit)
+      await daemon.stop({ graceMs })
     }
   }
 }

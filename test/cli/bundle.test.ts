@@ -10,7 +10,8 @@ import { writeConfig } from "../../scripts/support/daemon-config.ts"
 import { eventually } from "../../scripts/support/eventually.ts"
 import { freePort } from "../../scripts/support/free-port.ts"
 import { startPtyPair, writeToPty } from "../../scripts/support/pty.ts"
-import { runConfig, startDaemon, tennisOnSerial } from "../systemd/daemon-process.ts"
+import { runConfig, tennisOnSerial } from "../systemd/run-config.ts"
+import { startDaemon } from "../../scripts/support/scorebridge-process.ts"
 
 const root = join(import.meta.dirname, "../..")
 const bundle = join(root, "dist/scorebridge.mjs")
@@ -108,7 +109,7 @@ describe.skipIf(!built)("the bundled CLI (dist/scorebridge.mjs, what an installe
     const config = join(dir, "config.yaml")
     writeConfig(config, runConfig({ baseUrl: sim.url, stateDirectory: state, statusPort: await freePort(), places: [tennisOnSerial("court-1", board.daemonPath)] }))
     // Not from source: the form systemd runs, with the flags bin/scorebridge gives the daemon.
-    const daemon = startDaemon(config, { SCOREBRIDGE_TOKEN: token, SCOREBRIDGE_FROM_SOURCE: "" })
+    const daemon = startDaemon(config, { env: { SCOREBRIDGE_TOKEN: token, SCOREBRIDGE_FROM_SOURCE: "" } })
     res.defer(() => daemon.kill())
     await daemon.waitForLog(/serial port connected/)
     const flags = readFileSync(`/proc/${daemon.process.pid}/cmdline`, "utf8").split("\0")

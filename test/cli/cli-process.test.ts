@@ -1,31 +1,22 @@
-import { type ChildProcess, spawn, spawnSync } from "node:child_process"
 import { mkdtempSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterEach, describe, expect, it } from "vitest"
+import { eventually } from "../../scripts/support/eventually.ts"
+import { runScorebridge, type ScorebridgeProcess, startScorebridge } from "../../scripts/support/scorebridge-process.ts"
 
-const cli = join(import.meta.dirname, "../../bin/scorebridge")
-let child: ChildProcess | undefined
+let sim: ScorebridgeProcess | undefined
 afterEach(() => {
-  child?.kill("SIGKILL")
-  child = undefined
+  sim?.kill()
+  sim = undefined
 })
 
 /** Starts `scorebridge sim` as a real process and resolves with the URL it prints. */
-const startSim = (args: ReadonlyArray<string>) =>
-  new Promise<string>((resolve, reject) => {
-    child = spawn(cli, ["sim", "--port", "0", ...args], { stdio: ["ignore", "pipe", "pipe"] })
-    let out = ""
-    const timer = setTimeout(() => reject(new Error(`sim did not start: ${out}`)), 10_000)
-    child.stdout!.on("data", (d: Buffer) => {
-      out += d.toString()
-      const url = /listening on (http:\/\/\S+)/.exec(out)?.[1]
-      if (url) {
-        clearTimeout(timer)
-        resolve(url)
-      }
-    })
-  })
+const startSim = (args: ReadonlyArray<string>) => {
+  const started = startScorebridge(["sim", "--port", "0", ...args])
+  sim = started
+  return eventually("the simulator's URL", () => /listening on (http:\/\/\S+)/.exec(started.stdout())?.[1], { timeoutMs: 10_000 })
+}
 
 describe("scorebridge sim (a real process)", () => {
   it("answers 401 without a token, 200 with one, and 429 beyond its rate", async () => {
@@ -46,35 +37,32 @@ describe("scorebridge check and run on a broken config", () => {
   const broken = join(dir, "broken.yaml")
   writeFileSync(broken, "service:\n  baseUrl: http://example.com\n  token: { env: NOPE_TOKEN }\nplaces: []\n")
 
-  it("check names the file and the fields, and exits 78", () => {
-    const result = spawnSync(cli, ["check", "--config", broken], { encoding: "utf8", env: { ...process.env, NOPE_TOKEN: "" } })
-    expect(result.status).toBe(78)
+  it("check names the file and the fields, and exits 78", async () => {
+    const result = await runScorebridge("check", ["--config", broken], { NOPE_TOKEN: "" })
+    expect(result.code).toBe(78)
     expect(result.stderr).toContain(broken)
     expect(result.stderr).toContain("service.baseUrl")
     expect(result.stderr).toContain("places")
   })
 
-  it("run refuses to start and exits 78", () => {
-    const result = spawnSync(cli, ["run", "--config", broken], { encoding: "utf8", timeout: 15_000 })
-    expect(result.status).toBe(78)
+  it("run refuses to start and exits 78", async () => {
+    const result = await runScorebridge("run", ["--config", broken], {}, 15_000)
+    expect(result.code).toBe(78)
     expect(result.stderr).toContain("service.baseUrl")
   })
 
-  it("check accepts a shipped example and exits 0", () => {
-    const result = spawnSync(cli, ["check", "--config", join(import.meta.dirname, "../../config/demo.yaml")], {
-      encoding: "utf8",
-      env: { ...process.env, SCOREBRIDGE_TOKEN: "demo-token" }
-    })
+  it("check accepts a shipped example and exits 0", async () => {
+    const result = await runScorebridge("check", ["--config", join(import.meta.dirname, "../../config/demo.yaml")], { SCOREBRIDGE_TOKEN: "demo-token" })
     expect(result.stderr).toBe("")
-    expect(result.status).toBe(0)
+    expect(result.code).toBe(0)
     expect(result.stdout).toContain("is valid")
   })
 })
 
 describe("scorebridge demo (what npm start runs)", () => {
-  it("shows readings, stored entries and the service's answers, then stops by itself", () => {
-    const result = spawnSync(cli, ["demo", "--points", "3", "--point-every-ms", "600"], { encoding: "utf8", timeout: 30_000 })
-    expect(result.status).toBe(0)
+  it("shows readings, stored entries and the service's answers, then stops by itself", async () => {
+    const result = await runScorebridge("demo", ["--points", "3", "--point-every-ms", "600"], {}, 30_000)
+    expect(result.code).toBe(0)
     expect(result.stdout).toMatch(/court-1 {2}reading {3}points 0-0/)
     expect(result.stdout.match(/entry #\d+ stored/g)).toHaveLength(4)
     expect(result.stdout.match(/answer #\d+ delivered/g)).toHaveLength(4)
@@ -100,9 +88,9 @@ describe("scorebridge outbox", () => {
       `stateDirectory: ${dir}`,
       "places: [{ key: court-1, sport: basketball }]"
     ].join("\n"))
-    const result = spawnSync(cli, ["outbox", "--config", config], { encoding: "utf8" })
+    const result = await runScorebridge("outbox", ["--config", config])
     expect(result.stderr).toBe("")
-    expect(result.status).toBe(0)
+    expect(result.code).toBe(0)
     expect(result.stdout).toMatch(/court-1\s+score\s+dead\s+1/)
     expect(result.stdout).toMatch(/court-1\s+score\s+pending\s+1/)
     expect(result.stdout).toContain("#2 court-1 score")
@@ -136,7 +124,7 @@ describe("scorebridge outbox: recent clicks", () => {
       `stateDirectory: ${dir}`,
       "places: [{ key: court-1, sport: basketball }, { key: court-2, sport: basketball }]"
     ].join("\n"))
-    const result = spawnSync(cli, ["outbox", "--config", config], { encoding: "utf8" })
+    const result = await runScorebridge("outbox", ["--config", config])
     expect(result.stderr).toBe("")
     const listed = result.stdout.slice(result.stdout.indexOf("recent clicks of court-1")).split("\n").filter((l) => l.startsWith("  #"))
     expect(listed).toEqual([
@@ -150,7 +138,7 @@ describe("scorebridge outbox: recent clicks", () => {
 })
 
 describe("scorebridge check on a team overlay's template", () => {
-  it("reads the local templateFile and names each broken template rule", () => {
+  it("reads the local templateFile and names each broken template rule", async () => {
     const dir = mkdtempSync(join(tmpdir(), "scorebridge-template-"))
     const template = join(dir, "scorebug.html")
     writeFileSync(template, `<html><head><meta name="size" renderWidth="400"></head><body><script>x()</script>[team] [score]</body></html>`)
@@ -168,8 +156,8 @@ describe("scorebridge check on a team overlay's template", () => {
       "          values: { team: \"{{awayTeam}}\" }",
       "          widthPercentOfWidth: 25"
     ].join("\n"))
-    const result = spawnSync(cli, ["check", "--config", config], { encoding: "utf8", env: { ...process.env, SOME_TOKEN: "t0k3n-value" } })
-    expect(result.status).toBe(78)
+    const result = await runScorebridge("check", ["--config", config], { SOME_TOKEN: "t0k3n-value" })
+    expect(result.code).toBe(78)
     expect(result.stderr).toContain("places[0].teams.away.overlay.templateFile")
     expect(result.stderr).toMatch(/renderHeight/)
     expect(result.stderr).toMatch(/script/i)

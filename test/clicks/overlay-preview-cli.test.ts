@@ -6,7 +6,7 @@ import { join } from "node:path"
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
 import { SimulatorControl } from "../../simulator/control-client.ts"
 import { startSimulator, type RunningSimulator } from "../../simulator/index.ts"
-import { type Run, runScorebridge } from "../support/scorebridge-cli.ts"
+import { type Run, runScorebridge } from "../../scripts/support/scorebridge-process.ts"
 
 const scratch = mkdtempSync(join(tmpdir(), "scorebridge-overlay-"))
 

@@ -27,7 +27,7 @@ beforeEach(() => {
   out = join(scratch, `capture-${++outputs}.ndjson`)
 })
 afterEach(async () => {
-  running?.child.kill("SIGKILL")
+  running?.process.kill("SIGKILL")
   await running?.exited
   running = undefined
   for (const socket of consoles) socket.destroy()
@@ -87,7 +87,7 @@ describe("scorebridge capture over the network (process)", () => {
     await writePaced(socket, frames, 10, 80)
     await eventually("every byte in the file", () => (recordedBytes().length === frames.length ? true : undefined))
     const after = Date.now()
-    started.child.kill("SIGINT")
+    started.process.kill("SIGINT")
     expect((await started.exited).code).toBe(130)
     expect(started.stdout()).toMatch(new RegExp(`Captured ${frames.length} bytes in \\d+ chunks over \\d+ s into .*\\.ndjson\\.`, "u"))
 
@@ -127,8 +127,8 @@ describe("scorebridge capture over the network (process)", () => {
     await eventually("the second console's bytes", () => (recordedBytes().length === frames.length ? true : undefined))
     // The replaced connection closing is not the console gone: still recording.
     await new Promise((resolve) => setTimeout(resolve, 300))
-    expect(started.child.exitCode).toBeNull()
-    started.child.kill("SIGTERM")
+    expect(started.process.exitCode).toBeNull()
+    started.process.kill("SIGTERM")
     expect((await started.exited).code).toBe(130)
     expect(recordedBytes().equals(frames)).toBe(true)
   })
@@ -138,7 +138,7 @@ describe("scorebridge capture over the network (process)", () => {
     const started = await start(["--udp-listen", `127.0.0.1:${port}`, "--seconds", "1"], `Waiting for the console's datagrams on 127.0.0.1:${port}…`)
     // Longer than --seconds: a window counted from the bind would end before the console sends.
     await new Promise((resolve) => setTimeout(resolve, 1_500))
-    expect(started.child.exitCode).toBeNull()
+    expect(started.process.exitCode).toBeNull()
     const frames = stramatelFrames(5)
     const datagrams = Array.from({ length: 5 }, (_, i) => frames.subarray(i * frameBytes, (i + 1) * frameBytes))
     const sender = await sendDatagrams(port, datagrams, 100)
@@ -151,7 +151,7 @@ describe("scorebridge capture over the network (process)", () => {
   it("gives up on Ctrl-C while no console has connected, leaving no file", async () => {
     const port = await freePort()
     const started = await start(["--tcp-listen", `127.0.0.1:${port}`, "--seconds", "5"], "Waiting for a console")
-    started.child.kill("SIGINT")
+    started.process.kill("SIGINT")
     expect((await started.exited).code).toBe(130)
     running = undefined
     expect(started.stdout()).not.toMatch(/Recording|Captured/u)

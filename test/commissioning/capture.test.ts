@@ -26,7 +26,7 @@ beforeEach(async () => {
   out = join(scratch, `capture-${++outputs}.ndjson`)
 })
 afterEach(async () => {
-  running?.child.kill("SIGKILL")
+  running?.process.kill("SIGKILL")
   await running?.exited
   running = undefined
   await pty.stop()
@@ -71,7 +71,7 @@ describe("scorebridge capture (process)", () => {
     await playPaced(daktronicsCapture, 12, 80)
     await eventually("every byte in the file", () => (byteCount(recorded()) === daktronicsCapture.length ? true : undefined))
     const after = Date.now()
-    started.child.kill("SIGINT")
+    started.process.kill("SIGINT")
     const exit = await started.exited
     expect(exit.code).toBe(130)
     expect(started.stdout()).toMatch(new RegExp(`Captured ${daktronicsCapture.length} bytes in \\d+ chunks over \\d+ s into .*\\.ndjson\\.`, "u"))
@@ -109,7 +109,7 @@ describe("scorebridge capture (process)", () => {
     const started = await startCapture()
     await playPaced(daktronicsCapture.subarray(0, 3000), 3, 50)
     await eventually("the bytes in the file", () => (byteCount(recorded()) === 3000 ? true : undefined))
-    started.child.kill("SIGKILL")
+    started.process.kill("SIGKILL")
     await started.exited
     expect(Buffer.concat(recorded().map((c) => c.bytes)).equals(daktronicsCapture.subarray(0, 3000))).toBe(true)
   })

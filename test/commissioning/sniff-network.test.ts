@@ -11,7 +11,7 @@ import { runCli, type Started, startCli } from "./support.ts"
 let running: Started | undefined
 let cleanups: Array<() => void | Promise<void>> = []
 afterEach(async () => {
-  running?.child.kill("SIGKILL")
+  running?.process.kill("SIGKILL")
   await running?.exited
   running = undefined
   for (const cleanup of cleanups) await cleanup()

@@ -1,7 +1,9 @@
 import { closeSync, constants, openSync, writeSync } from "node:fs"
+import { startScorebridge } from "../../scripts/support/scorebridge-process.ts"
 
 /** Commissioning commands run as real processes: `scorebridge sniff|capture|doctor|replay …`. */
-export { runScorebridge as runCli, type Started, startScorebridge as startCli } from "../support/scorebridge-cli.ts"
+export { runScorebridge as runCli, type ScorebridgeProcess as Started } from "../../scripts/support/scorebridge-process.ts"
+export const startCli = (command: string, args: ReadonlyArray<string>) => startScorebridge([command, ...args])
 
 /**
  * Plays bytes into the writer end of a pty pair, `piece` bytes every `everyMs`,

@@ -10,7 +10,8 @@ import { freePort } from "../../scripts/support/free-port.ts"
 import { outboxStates } from "../support/outbox-file.ts"
 import { startPtyPair } from "../../scripts/support/pty.ts"
 import { resources, tempDir } from "../support/resources.ts"
-import { runConfig, startDaemon, tennisOnSerial } from "../systemd/daemon-process.ts"
+import { runConfig, tennisOnSerial } from "../systemd/run-config.ts"
+import { startDaemon } from "../../scripts/support/scorebridge-process.ts"
 import { newerBridge, newerVersion, upgradeAdditively, userVersion, withDatabase } from "./newer-outbox.ts"
 import { runWithOutbox } from "./outbox-support.ts"
 
@@ -54,7 +55,7 @@ it("the daemon delivers the pending items of an outbox a newer scorebridge left,
     join(dir, "config.yaml"),
     runConfig({ baseUrl: sim.url, stateDirectory: state, statusPort: await freePort(), places: [tennisOnSerial("court-1", court.daemonPath)] })
   )
-  const daemon = startDaemon(config, { SCOREBRIDGE_TOKEN: token })
+  const daemon = startDaemon(config, { env: { SCOREBRIDGE_TOKEN: token } })
   res.defer(() => daemon.kill())
 
   await daemon.waitForLog(/reads it: pending items are delivered/)

@@ -1,4 +1,3 @@
-import { spawn } from "node:child_process"
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { createServer, type Server } from "node:net"
 import { tmpdir } from "node:os"
@@ -6,6 +5,7 @@ import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { stringify } from "yaml"
 import { freePort } from "../../scripts/support/free-port.ts"
+import { startDaemon } from "../../scripts/support/scorebridge-process.ts"
 import { recordFigures, figures } from "./support/summary.ts"
 
 /**
@@ -16,11 +16,9 @@ import { recordFigures, figures } from "./support/summary.ts"
  * announces itself), no outbox file in the state directory. A valid config against the same listeners is the control: it does connect and
  * create its state, so the counters can see a start.
  */
-const cli = join(import.meta.dirname, "../../bin/scorebridge")
 const dir = mkdtempSync(join(tmpdir(), "scorebridge-faults-configs-"))
 const tokenEnv = "FAULTS_CONFIG_TOKEN"
-const env: NodeJS.ProcessEnv = { ...process.env, [tokenEnv]: "config-token-never-shown", FAULTS_EMPTY_TOKEN: "  " }
-delete env["FAULTS_UNSET_TOKEN"]
+const env = { [tokenEnv]: "config-token-never-shown", FAULTS_EMPTY_TOKEN: "  ", FAULTS_UNSET_TOKEN: undefined }
 
 /** A TCP listener that counts connections: the stand-in service and broker. */
 const counting = async () => {
@@ -118,20 +116,14 @@ interface Outcome {
   readonly stderr: string
 }
 
-const run = (config: string, killAfterMs: number): Promise<Outcome> =>
-  new Promise((resolve) => {
-    const child = spawn(cli, ["run", "--config", config], { stdio: ["ignore", "pipe", "pipe"], env })
-    let stdout = ""
-    let stderr = ""
-    child.stdout.setEncoding("utf8").on("data", (t: string) => (stdout += t))
-    child.stderr.setEncoding("utf8").on("data", (t: string) => (stderr += t))
-    // A broken config must end the process by itself well before this.
-    const timer = setTimeout(() => child.kill("SIGKILL"), killAfterMs)
-    child.once("close", (code) => {
-      clearTimeout(timer)
-      resolve({ code, stdout, stderr })
-    })
-  })
+const run = async (config: string, killAfterMs: number): Promise<Outcome> => {
+  const daemon = startDaemon(config, { env })
+  // A broken config must end the process by itself well before this.
+  const timer = setTimeout(daemon.kill, killAfterMs)
+  const { code } = await daemon.exited
+  clearTimeout(timer)
+  return { code, stdout: daemon.stdout(), stderr: daemon.stderr() }
+}
 
 describe("broken configs through the real process (bin/scorebridge run --config)", () => {
   it("the valid config starts: it connects to the service and broker and creates its state (the control)", async () => {

@@ -14,7 +14,8 @@ import { eventually } from "../../scripts/support/eventually.ts"
 import { freePort } from "../../scripts/support/free-port.ts"
 import { type PtyPair, startPtyPair, writeToPty } from "../../scripts/support/pty.ts"
 import { resources, tempDir } from "../support/resources.ts"
-import { type DaemonProcess, startDaemon, tennisOnSerial } from "../systemd/daemon-process.ts"
+import { tennisOnSerial } from "../systemd/run-config.ts"
+import { type ScorebridgeProcess as DaemonProcess, startDaemon } from "../../scripts/support/scorebridge-process.ts"
 
 /**
  * The amd64 package as a venue lives with it, in a throw-away root (`dpkg --root`, maintainer
@@ -81,7 +82,7 @@ const status = async (): Promise<StatusSnapshot["places"][number] | undefined> =
 }
 
 const startInstalled = async (): Promise<DaemonProcess> => {
-  const daemon = startDaemon(configFile(), unitEnvironment(), command())
+  const daemon = startDaemon(configFile(), { env: unitEnvironment(), command: command() })
   res.defer(() => daemon.kill())
   await eventually("the installed daemon's status page", status, { timeoutMs: 15_000, intervalMs: 50 }).catch((error: Error) => {
     throw new Error(`${error.message}; stderr: ${daemon.stderr()}; log: ${daemon.logs().slice(-8).map((l) => l.msg).join(" | ")}`)

@@ -7,7 +7,7 @@ import { daktronicsBasketball, daktronicsTennis } from "../scoreboard/consoles/d
 import { basketballQuarter, type BasketballBoard } from "../scoreboard/matches/basketball-quarter.ts"
 import type { Step } from "../scoreboard/matches/match.ts"
 import { tennisSet } from "../scoreboard/matches/tennis-set.ts"
-import { runScorebridge } from "../support/scorebridge-cli.ts"
+import { runScorebridge } from "../../scripts/support/scorebridge-process.ts"
 
 const scratch = mkdtempSync(join(tmpdir(), "scorebridge-auto-replay-"))
 afterAll(() => rmSync(scratch, { recursive: true, force: true }))

@@ -8,7 +8,7 @@ import type { ReplayRecord } from "../../src/replay/replay.ts"
 import { bodetFloorball } from "../scoreboard/consoles/bodet.ts"
 import { floorballEntry, floorballMatch } from "../scoreboard/matches/floorball-match.ts"
 import { expectedEntries } from "../scoreboard/matches/match.ts"
-import { runScorebridge } from "../support/scorebridge-cli.ts"
+import { runScorebridge } from "../../scripts/support/scorebridge-process.ts"
 
 const scratch = mkdtempSync(join(tmpdir(), "scorebridge-bodet-replay-"))
 afterAll(() => rmSync(scratch, { recursive: true, force: true }))

@@ -7,7 +7,7 @@ import type { ReplayRecord } from "../../src/replay/replay.ts"
 import { fairplayConsole } from "../scoreboard/consoles/fairplay.ts"
 import { hockeyEntry, hockeyGame } from "../scoreboard/matches/hockey-game.ts"
 import { expectedEntries } from "../scoreboard/matches/match.ts"
-import { runScorebridge } from "../support/scorebridge-cli.ts"
+import { runScorebridge } from "../../scripts/support/scorebridge-process.ts"
 
 const scratch = mkdtempSync(join(tmpdir(), "scorebridge-fairplay-replay-"))
 afterAll(() => rmSync(scratch, { recursive: true, force: true }))

@@ -10,7 +10,7 @@ import { tennisFields } from "../scoreboard/consoles/daktronics.ts"
 import { expectedEntries } from "../scoreboard/matches/match.ts"
 import { tennisEntry } from "../scoreboard/matches/tennis-set.ts"
 import { tennisGameWon } from "../scoreboard/matches/turning-points.ts"
-import { type Run, runScorebridge } from "../support/scorebridge-cli.ts"
+import { type Run, runScorebridge } from "../../scripts/support/scorebridge-process.ts"
 import { cleanCapturePath, entriesOf, expectedGenericChanges, fixture, readingsOf, summaryOf, terminalCapturePath } from "./support.ts"
 
 /** `scorebridge replay …` as a real process. */

@@ -9,7 +9,8 @@ import { writeConfig } from "../../scripts/support/daemon-config.ts"
 import { eventually } from "../../scripts/support/eventually.ts"
 import { freePort } from "../../scripts/support/free-port.ts"
 import { startPtyPair } from "../../scripts/support/pty.ts"
-import { runConfig, startDaemon, tennisOnSerial } from "./daemon-process.ts"
+import { runConfig, tennisOnSerial } from "./run-config.ts"
+import { startDaemon } from "../../scripts/support/scorebridge-process.ts"
 
 /**
  * Node cannot open a unix datagram socket, so the fake $NOTIFY_SOCKET is a small python3
@@ -64,7 +65,7 @@ describe("readiness and watchdog through $NOTIFY_SOCKET (a real process)", () =>
     const received = await startReceiver(socket)
 
     // WATCHDOG_USEC of 1 s: a ping every 500 ms.
-    const daemon = startDaemon(config, { SCOREBRIDGE_TOKEN: "t", NOTIFY_SOCKET: socket, WATCHDOG_USEC: "1000000" })
+    const daemon = startDaemon(config, { env: { SCOREBRIDGE_TOKEN: "t", NOTIFY_SOCKET: socket, WATCHDOG_USEC: "1000000" } })
     res.defer(() => daemon.kill())
     await eventually("READY=1 and then two watchdog pings", () => {
       const got = received()

@@ -10,7 +10,8 @@ import { eventually } from "../../scripts/support/eventually.ts"
 import { freePort } from "../../scripts/support/free-port.ts"
 import { startPtyPair, writeToPty } from "../../scripts/support/pty.ts"
 import { outboxStates } from "../support/outbox-file.ts"
-import { type DaemonProcess, runConfig, startDaemon, tennisOnSerial } from "./daemon-process.ts"
+import { runConfig, tennisOnSerial } from "./run-config.ts"
+import { type ScorebridgeProcess as DaemonProcess, startDaemon } from "../../scripts/support/scorebridge-process.ts"
 
 /**
  * The daemon as a real process (what systemd runs) against the simulator on loopback, with
@@ -63,7 +64,7 @@ const configure = (s: Setup, sections: Pick<DaemonConfig, "places" | "buttons"> 
   writeConfig(s.config, runConfig({ baseUrl: s.sim.url, stateDirectory: s.state, statusPort: s.statusPort, ...sections }))
 
 const launch = (s: Setup): DaemonProcess => {
-  const daemon = startDaemon(s.config, env)
+  const daemon = startDaemon(s.config, { env })
   res.defer(() => daemon.kill())
   return daemon
 }

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
-import { runScorebridge, scorebridge } from "../support/scorebridge-cli.ts"
+import { runScorebridge, scorebridge } from "../../scripts/support/scorebridge-process.ts"
 
 /**
  * systemd/scorebridge-upgrade-guard.service as systemd judges it offline, and what it hands the

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from "vitest"
 import { keptPackage, rollBack } from "../../src/upgrade/reinstall.ts"
 import { RollbackRecord } from "../../src/upgrade/rollback-record.ts"
 import { resources, tempDir } from "../support/resources.ts"
-import { runScorebridge } from "../support/scorebridge-cli.ts"
+import { runScorebridge } from "../../scripts/support/scorebridge-process.ts"
 import { arch, upgradedRoot, versionIn } from "./tiny-packages.ts"
 import { unansweredConfig } from "./unanswered-config.ts"
 

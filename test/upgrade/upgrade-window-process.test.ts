@@ -9,8 +9,9 @@ import { eventually } from "../../scripts/support/eventually.ts"
 import { freePort } from "../../scripts/support/free-port.ts"
 import { startPtyPair, writeToPty } from "../../scripts/support/pty.ts"
 import { resources, tempDir } from "../support/resources.ts"
-import { runScorebridge } from "../support/scorebridge-cli.ts"
-import { runConfig, startDaemon, tennisOnSerial } from "../systemd/daemon-process.ts"
+import { runScorebridge } from "../../scripts/support/scorebridge-process.ts"
+import { runConfig, tennisOnSerial } from "../systemd/run-config.ts"
+import { startDaemon } from "../../scripts/support/scorebridge-process.ts"
 
 /**
  * `scorebridge upgrade-window` against the real daemon as a process (what systemd's
@@ -69,7 +70,7 @@ describe("scorebridge upgrade-window with the bridge running", () => {
     const score = () => writeToPty(board.writerPath, `00:0${frame} ${["15-0", "30-0", "40-0", "40-15"][frame++]} 0-0\n`)
 
     const first = await control.startEvent(place, { homeTeam: "A", awayTeam: "B" })
-    const daemon = startDaemon(configFile, { SCOREBRIDGE_TOKEN: token })
+    const daemon = startDaemon(configFile, { env: { SCOREBRIDGE_TOKEN: token } })
     res.defer(() => daemon.kill())
     await untilCourt("the bridge to know the live event", (p) => p.event?.key === first.eventKey)
 

@@ -2,7 +2,7 @@ import { spawnSync } from "node:child_process"
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import type { Wrap } from "./daemon.ts"
+import type { Wrap } from "../../../scripts/support/fault-daemon.ts"
 
 const repo = join(import.meta.dirname, "../../..")
 

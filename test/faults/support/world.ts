@@ -10,7 +10,7 @@ import { daemonConfig, type PlaceConfig, writeConfig } from "../../../scripts/su
 import { freePort } from "../../../scripts/support/free-port.ts"
 import { type Mosquitto, startMosquitto } from "../../../scripts/support/mosquitto.ts"
 import { type PtyPair, startPtyPair } from "../../../scripts/support/pty.ts"
-import { type FaultDaemon, faultDaemon, type Wrap } from "./daemon.ts"
+import { type FaultDaemon, faultDaemon, type Wrap } from "../../../scripts/support/fault-daemon.ts"
 import { type Proxy, startProxy } from "./proxy.ts"
 
 /**
