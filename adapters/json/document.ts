@@ -23,11 +23,12 @@ export const valueAt = (document: unknown, path: CompiledPath): unknown => {
   return value
 }
 
-/** Parses one JSON document; `undefined` for anything that is not JSON. */
+/** Parses one JSON document; `undefined` for anything that is not JSON (JSON.parse's SyntaxError, and only that). */
 export const parseDocument = (text: string): unknown => {
   try {
     return JSON.parse(text)
-  } catch {
-    return undefined
+  } catch (error) {
+    if (error instanceof SyntaxError) return undefined
+    throw error
   }
 }

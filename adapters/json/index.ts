@@ -1,8 +1,8 @@
-import type { Reading } from "../../src/domain/reading.ts"
 import { type Decoder, emptyStats, type ProtocolDefinition } from "../decoder.ts"
 import { apiSports } from "../shared/api-sports.ts"
 import { MalformedFrame } from "../shared/field-values.ts"
 import { defaultMaxLineBytes, makeLineSplitter } from "../shared/line-splitter.ts"
+import { ReadingBatch } from "../shared/reading-batch.ts"
 import { readingFromFields } from "../shared/reading-fields.ts"
 import { compilePath, parseDocument, valueAt } from "./document.ts"
 import { configuredFields, type JsonOptions, optionsSchema } from "./options.ts"
@@ -32,31 +32,27 @@ export const json: ProtocolDefinition<JsonOptions> = {
     const paths = new Map(configuredFields(options.fields).map(([name, path]) => [name, compilePath(path)]))
     const configured = new Set(paths.keys())
 
-    const read = (text: string, receivedAt: number, readings: Array<Reading>) => {
-      try {
+    const batch = new ReadingBatch()
+    const read = (text: string, receivedAt: number) =>
+      batch.read(stats, () => {
         const document = parseDocument(text)
         if (document === undefined) throw new MalformedFrame("not JSON")
-        readings.push(readingFromFields(configured, (field) => valueAt(document, paths.get(field)!), receivedAt))
-        stats.frames++
-      } catch {
-        stats.badFrames++
-      }
-    }
+        return readingFromFields(configured, (field) => valueAt(document, paths.get(field)!), receivedAt)
+      })
 
     if (options.framing === "message") {
       const text = new TextDecoder("utf-8")
       return {
         stats,
         push(chunk, receivedAt) {
-          const readings: Array<Reading> = []
           if (chunk.length > maxBytes) {
             stats.overlong++
-            return readings
+            return batch.take()
           }
           const document = text.decode(chunk)
           // An empty payload is how a retained topic gets cleared, not a bad frame.
-          if (document.trim() !== "") read(document, receivedAt, readings)
-          return readings
+          if (document.trim() !== "") read(document, receivedAt)
+          return batch.take()
         }
       }
     }
@@ -65,9 +61,8 @@ export const json: ProtocolDefinition<JsonOptions> = {
     return {
       stats,
       push(chunk, receivedAt) {
-        const readings: Array<Reading> = []
-        for (const line of splitter.push(chunk)) read(line, receivedAt, readings)
-        return readings
+        for (const line of splitter.push(chunk)) read(line, receivedAt)
+        return batch.take()
       }
     }
   }

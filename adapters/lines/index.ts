@@ -1,7 +1,7 @@
-import type { Reading } from "../../src/domain/reading.ts"
 import { type Decoder, emptyStats, type ProtocolDefinition } from "../decoder.ts"
 import { apiSports } from "../shared/api-sports.ts"
 import { makeLineSplitter } from "../shared/line-splitter.ts"
+import { ReadingBatch } from "../shared/reading-batch.ts"
 import { linesLearning } from "./learn.ts"
 import { makeLineReader } from "./line-reader.ts"
 import { type LinesOptions, optionsSchema } from "./options.ts"
@@ -32,19 +32,12 @@ export const lines: ProtocolDefinition<LinesOptions> = {
     const stats = emptyStats()
     const read = makeLineReader(options)
     const splitter = makeLineSplitter({ maxLineBytes: options.maxFrameBytes, onOverlong: () => stats.overlong++ })
+    const batch = new ReadingBatch()
     return {
       stats,
       push(chunk, receivedAt) {
-        const readings: Array<Reading> = []
-        for (const line of splitter.push(chunk)) {
-          try {
-            readings.push(read(line, receivedAt))
-            stats.frames++
-          } catch {
-            stats.badFrames++
-          }
-        }
-        return readings
+        for (const line of splitter.push(chunk)) batch.read(stats, () => read(line, receivedAt))
+        return batch.take()
       }
     }
   }

@@ -70,7 +70,8 @@ export const FieldRangeText = Schema.String.check(
       parseFieldRange(text)
       return undefined
     } catch (error) {
-      return (error as Error).message
+      if (error instanceof FieldRangeError) return error.message
+      throw error
     }
   })
 ).annotate({ description: `Where a field sits: ${fieldRangeFormat}; bytes counted from the frame's first byte = 0, both ends included.` })

@@ -7,7 +7,9 @@ import type { GamePoint, Side } from "../../src/domain/reading.ts"
  * `MalformedFrame` so the whole frame is rejected: a half-understood frame must
  * never become a score.
  */
-export class MalformedFrame extends Error {}
+export class MalformedFrame extends Error {
+  override readonly name = "MalformedFrame"
+}
 
 const fail = (message: string): never => {
   throw new MalformedFrame(message)

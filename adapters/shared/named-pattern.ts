@@ -10,7 +10,8 @@ export const compileNamedPattern = (
   try {
     regex = new RegExp(source)
   } catch (error) {
-    return `pattern is not a valid regular expression: ${(error as Error).message}`
+    if (!(error instanceof SyntaxError)) throw error
+    return `pattern is not a valid regular expression: ${error.message}`
   }
   // Matching the empty alternative lists every named group, whatever the pattern matches.
   const groups = Object.keys(new RegExp(`(?:${source})|`).exec("")?.groups ?? {})

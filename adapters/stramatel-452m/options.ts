@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { codeText, type FieldRange, FieldRangeText, formatFieldRange, parseFieldRange, widthOf } from "../shared/field-ranges.ts"
+import { codeText, type FieldRange, FieldRangeError, FieldRangeText, formatFieldRange, parseFieldRange, widthOf } from "../shared/field-ranges.ts"
 import { frameLength } from "./framing.ts"
 import { type Digits, type Layout, type LayoutName, layouts } from "./layouts.ts"
 import { codeTable, defaultSportCodes, SportCodes } from "./sport-codes.ts"
@@ -52,7 +52,8 @@ const overridesOf = (fields: Partial<Record<FieldName, string>>, table: Readonly
     try {
       parsed = parseFieldRange(text)
     } catch (error) {
-      return { path, issue: `fields.${field}: ${(error as Error).message}` }
+      if (!(error instanceof FieldRangeError)) throw error
+      return { path, issue: `fields.${field}: ${error.message}` }
     }
     if (!/^0x/i.test(parsed.type)) {
       return { path, issue: `fields.${field}: "${parsed.type}" is not a sport code: a Stramatel frame's type is its byte 1 in 0x-hex, like "0x35 9-10"` }
