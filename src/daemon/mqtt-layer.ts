@@ -28,10 +28,19 @@ export const mqttLayer = (config: Config) => {
       ...(password === undefined ? {} : { password }),
       ...(tls === undefined ? {} : { tls }),
       will: { topic: `${mqtt.topicPrefix}/bridge/state`, payload: "offline", retain: true },
-      listeningMarkFile: join(config.stateDirectory, "mqtt-listening")
+      listeningMarkFile: join(config.stateDirectory, "mqtt-listening"),
+      streamFilters: streamFilters(config)
     })
   }))
 }
+
+/** What the config's button sources and scoreboards subscribe to: a message on any other filter the session holds is stale. */
+const streamFilters = (config: Config): ReadonlyArray<string> => [
+  ...new Set([
+    ...(config.buttons ?? []).flatMap((button) => button.mqtt?.topics ?? []),
+    ...config.places.flatMap((place) => place.scoreboard?.mqtt?.topics ?? [])
+  ])
+]
 
 const notConfigured = Layer.succeed(MqttConnection, MqttConnection.of({
   subscribe: () => Stream.empty,

@@ -12,9 +12,24 @@ export type ClientEvent =
   | { readonly _tag: "error"; readonly message: string }
   | { readonly _tag: "subscribed"; readonly filters: ReadonlyArray<string> }
   | { readonly _tag: "subscribeFailed"; readonly filters: ReadonlyArray<string>; readonly message: string }
-  | { readonly _tag: "unclaimedDropped"; readonly topic: string }
+  | { readonly _tag: "messageDropped"; readonly topic: string; readonly reason: DropReason }
   | { readonly _tag: "redeliveryDropped"; readonly topic: string }
   | { readonly _tag: "markNotWritten"; readonly file: string }
+
+/**
+ * Why a message was acknowledged without being handled: no stream of this daemon subscribes to
+ * its filter (`stale`), the stream it waited for did not come in time (`unclaimed`), or the
+ * stream it was handed to ended before handling it (`streamEnded`).
+ */
+export type DropReason = "stale" | "unclaimed" | "streamEnded"
+
+const dropped: Record<DropReason, string> = {
+  stale: "no stream of this bridge subscribes to it (a filter an older config left in the broker's session)",
+  unclaimed: "no stream subscribed to it yet",
+  streamEnded: "the stream it was handed to ended before handling it"
+}
+
+const maxStaleWarned = 100
 
 export type Report = (event: ClientEvent) => void
 
@@ -22,6 +37,8 @@ export type Report = (event: ClientEvent) => void
 export const handleEvents = (state: SubscriptionRef.SubscriptionRef<LinkState>, target: string, retryInMs: number) => {
   let lastError: string | undefined
   let wasConnected = false
+  // A chatty publisher on a stale filter would fill the log: each topic is warned of once.
+  const warnedStale = new Set<string>()
   return Effect.fnUntraced(function*(event: ClientEvent) {
     switch (event._tag) {
       case "connected":
@@ -47,8 +64,13 @@ export const handleEvents = (state: SubscriptionRef.SubscriptionRef<LinkState>, 
         return yield* Effect.log(`MQTT subscribed to ${event.filters.join(", ")}`)
       case "subscribeFailed":
         return yield* Effect.logError(`MQTT subscription to ${event.filters.join(", ")} failed: ${event.message}`)
-      case "unclaimedDropped":
-        return yield* Effect.logWarning(`MQTT message on ${event.topic} dropped: no stream subscribed to it yet`)
+      case "messageDropped": {
+        const line = `MQTT message on ${event.topic} dropped: ${dropped[event.reason]}`
+        if (event.reason !== "stale") return yield* Effect.logWarning(line)
+        if (warnedStale.has(event.topic) || warnedStale.size >= maxStaleWarned) return yield* Effect.logDebug(line)
+        warnedStale.add(event.topic)
+        return yield* Effect.logWarning(`${line}; further ones on it are logged at debug level`)
+      }
       case "redeliveryDropped":
         return yield* Effect.logInfo(`MQTT redelivery on ${event.topic} of a message already stored and acknowledged: not stored again`)
       case "markNotWritten":

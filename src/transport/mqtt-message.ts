@@ -49,7 +49,7 @@ export const receiveMessages = (
   const stamp = strictlyIncreasing()
   return (packet, callback) => {
     // When its bytes came, not when mqtt.js got to it (after the previous message was stored).
-    const arrivedAt = arrivals.take(packet.topic) ?? Date.now()
+    const arrivedAt = arrivals.arrivalOf(packet) ?? Date.now()
     const wasHeld = held.arrived(arrivedAt)
     const identity = Redeliveries.identity(packet.topic, packet.payload as Uint8Array)
     if (redeliveries.isRedelivery(packet.dup, packet.messageId, identity)) {

@@ -35,10 +35,11 @@ const route = (filters: ReadonlyArray<string>) => {
 describe("MqttRoutes", () => {
   let events: Array<ClientEvent>
   let routes: MqttRoutes
+  const awaited = ["venue/+/button", "venue/#", "venue/waiting/+"]
   beforeEach(() => {
     vi.useFakeTimers()
     events = []
-    routes = new MqttRoutes((event) => events.push(event))
+    routes = new MqttRoutes((event) => events.push(event), awaited)
   })
   afterEach(() => {
     vi.useRealTimers()
@@ -51,14 +52,28 @@ describe("MqttRoutes", () => {
     for (const r of [buttons, court1, scores]) routes.add(r)
     const press = message("venue/court1/button")
     routes.route(press)
-    expect(buttons.got).toEqual([press])
-    expect(court1.got).toEqual([press])
+    expect(buttons.got.map((m) => m.topic)).toEqual([press.topic])
+    expect(court1.got.map((m) => m.topic)).toEqual([press.topic])
     expect(scores.got).toEqual([])
     // Acknowledging is the streams' business, not the routing's.
     expect(press.counted.acks).toBe(0)
   })
 
-  it("keeps a message no stream asked for yet for the first one that subscribes to its topic", () => {
+  it("acknowledges a message several streams got once each of them acknowledged its copy", () => {
+    const buttons = route(["venue/+/button"])
+    const everything = route(["venue/#"])
+    routes.add(buttons)
+    routes.add(everything)
+    const press = message("venue/court1/button")
+    routes.route(press)
+    everything.got[0]!.ack()
+    everything.got[0]!.ack()
+    expect(press.counted.acks).toBe(0)
+    buttons.got[0]!.ack()
+    expect(press.counted.acks).toBe(1)
+  })
+
+  it("keeps a message awaited for the first stream that subscribes to its topic", () => {
     const early = message("venue/court1/button")
     routes.route(early)
     const scores = route(["venue/+/score"])
@@ -68,21 +83,41 @@ describe("MqttRoutes", () => {
     const more = route(["venue/#"])
     routes.add(more)
     expect(scores.got).toEqual([])
-    expect(buttons.got).toEqual([early])
+    expect(buttons.got.map((m) => m.topic)).toEqual([early.topic])
     expect(more.got).toEqual([])
     vi.advanceTimersByTime(unclaimedAckMs + 1)
     expect(early.counted.acks).toBe(0)
     expect(events).toEqual([])
   })
 
-  it("acknowledges and drops a message nobody claims in time, so that the client reads on", () => {
+  it("acknowledges and drops at once a message on no filter the daemon's streams subscribe to", () => {
+    const stale = message("old-config/remote")
+    routes.route(stale)
+    expect(stale.counted.acks).toBe(1)
+    expect(events).toEqual([{ _tag: "messageDropped", topic: "old-config/remote", reason: "stale" }])
+  })
+
+  it("once a filter's stream subscribed, a message on it with no stream left is not waited for", () => {
+    const buttons = route(["venue/+/button"])
+    const all = route(["venue/#"])
+    routes.add(buttons)
+    routes.add(all)
+    routes.remove(buttons, "ended")
+    routes.remove(all, "ended")
+    const press = message("venue/court1/button")
+    routes.route(press)
+    expect(press.counted.acks).toBe(1)
+    expect(events).toEqual([{ _tag: "messageDropped", topic: "venue/court1/button", reason: "stale" }])
+  })
+
+  it("acknowledges and drops an awaited message nobody claims in time, so that the client reads on", () => {
     const orphan = message("venue/old-config/button")
     routes.route(orphan)
     vi.advanceTimersByTime(unclaimedAckMs - 1)
     expect(orphan.counted.acks).toBe(0)
     vi.advanceTimersByTime(2)
     expect(orphan.counted.acks).toBe(1)
-    expect(events).toEqual([{ _tag: "unclaimedDropped", topic: "venue/old-config/button" }])
+    expect(events).toEqual([{ _tag: "messageDropped", topic: "venue/old-config/button", reason: "unclaimed" }])
     const late = route(["venue/#"])
     routes.add(late)
     expect(late.got).toEqual([])
@@ -92,17 +127,45 @@ describe("MqttRoutes", () => {
     const waiting = Array.from({ length: maxUnclaimed + 1 }, (_, i) => message(`venue/waiting/${i}`))
     for (const m of waiting) routes.route(m)
     expect(waiting[0]!.counted.acks).toBe(1)
-    expect(events).toEqual([{ _tag: "unclaimedDropped", topic: "venue/waiting/0" }])
+    expect(events).toEqual([{ _tag: "messageDropped", topic: "venue/waiting/0", reason: "unclaimed" }])
     const all = route(["venue/waiting/+"])
     routes.add(all)
-    expect(all.got).toEqual(waiting.slice(1))
+    expect(all.got.map((m) => m.topic)).toEqual(waiting.slice(1).map((m) => m.topic))
   })
 
   it("a stream that ended gets nothing more", () => {
     const buttons = route(["venue/+/button"])
     routes.add(buttons)
-    routes.remove(buttons)
+    routes.remove(buttons, "ended")
     routes.route(message("venue/court1/button"))
     expect(buttons.got).toEqual([])
+  })
+
+  it("a stream that completes or fails holding a message lets go of it; the others' share still counts", () => {
+    const buttons = route(["venue/+/button"])
+    const everything = route(["venue/#"])
+    routes.add(buttons)
+    routes.add(everything)
+    const press = message("venue/court1/button")
+    routes.route(press)
+    routes.remove(buttons, "ended")
+    expect(press.counted.acks).toBe(0)
+    expect(events).toEqual([{ _tag: "messageDropped", topic: "venue/court1/button", reason: "streamEnded" }])
+    everything.got[0]!.ack()
+    expect(press.counted.acks).toBe(1)
+  })
+
+  it("a stream interrupted holding a message keeps it from the broker, for the next run", () => {
+    const buttons = route(["venue/+/button"])
+    const everything = route(["venue/#"])
+    routes.add(buttons)
+    routes.add(everything)
+    const press = message("venue/court1/button")
+    routes.route(press)
+    everything.got[0]!.ack()
+    routes.remove(buttons, "interrupted")
+    routes.remove(everything, "interrupted")
+    expect(press.counted.acks).toBe(0)
+    expect(events).toEqual([])
   })
 })

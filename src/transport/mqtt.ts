@@ -1,10 +1,10 @@
-import { Context, Effect, Layer, Queue, Schedule, Schema, Stream, SubscriptionRef } from "effect"
-import { connect } from "mqtt"
+import { Context, Effect, Exit, Layer, Queue, Schedule, Schema, Stream, SubscriptionRef } from "effect"
+import type { MqttClient } from "mqtt"
 import type { LinkState } from "../domain/received.ts"
 import { HeldMessages } from "./held-messages.ts"
 import { listeningMarkEveryMs, readListeningMark, writeListeningMark } from "./listening-mark.ts"
 import { MqttArrivals } from "./mqtt-arrivals.ts"
-import { clientOptions, describeBroker, endClient, type MqttConnectionOptions } from "./mqtt-client.ts"
+import { createClient, describeBroker, endClient, type MqttConnectionOptions } from "./mqtt-client.ts"
 import { type ClientEvent, handleEvents } from "./mqtt-link-events.ts"
 import { type MqttMessage, receiveMessages } from "./mqtt-message.ts"
 import { MqttRoutes } from "./mqtt-routes.ts"
@@ -44,8 +44,10 @@ export class MqttConnection extends Context.Service<MqttConnection, {
    * Subscriptions outlive the stream on purpose: unsubscribing at shutdown would make the
    * broker drop what arrives while the daemon restarts. A message that arrived before any
    * stream asked for it (a resumed session delivers its queue right after connecting) is kept
-   * for the first stream that subscribes to its topic; mqtt.js hands over nothing behind it
-   * meanwhile, so after 5 s it is acknowledged and dropped (mqtt-routes.ts).
+   * for the first stream that subscribes to its topic when it is on one of `streamFilters`;
+   * mqtt.js hands over nothing behind it meanwhile, so after 5 s it is acknowledged and
+   * dropped, and one on no such filter at once (mqtt-routes.ts). A message on the filters of
+   * several streams is acknowledged once each of them did (mqtt-shares.ts).
    */
   subscribe(topics: ReadonlyArray<string>, options?: SubscribeOptions): Stream.Stream<MqttMessage>
   /**
@@ -75,36 +77,48 @@ const make = Effect.fnUntraced(function*(options: MqttConnectionOptions) {
   const arrivals = new MqttArrivals()
   const client = yield* Effect.acquireRelease(
     Effect.try({
-      try: () => {
-        // Connected by hand, once its connection's bytes are watched for arrival times.
-        const created = connect(options.url, { ...clientOptions(options, reconnectPeriod), manualConnect: true })
-        arrivals.watch(created)
-        return created.connect()
-      },
+      try: () => createClient(options, reconnectPeriod, arrivals),
       catch: (err) => new MqttConfigError({ broker, message: err instanceof Error ? err.message : String(err) })
     }),
     endClient
   )
-
   const subscriptions = new MqttSubscriptions(client, report)
-  const routes = new MqttRoutes(report)
+  const routes = new MqttRoutes(report, options.streamFilters ?? [])
   const markFile = options.listeningMarkFile
   const held = new HeldMessages(markFile === undefined ? null : readListeningMark(markFile))
-  /**
-   * While connected: asks the broker for a sign of life (a PINGREQ, answered with a PINGRESP), so
-   * that the last time we heard from it is never more than a few seconds old, and notes it.
-   */
-  const markListening = (ping: boolean) =>
-    Effect.sync(() => {
-      if (!client.connected) return
-      if (ping) client.sendPing()
-      const heard = held.lastHeard
-      if (markFile !== undefined && heard !== null && !writeListeningMark(markFile, heard)) {
-        report({ _tag: "markNotWritten", file: markFile })
-      }
-    })
+  listen(client, { arrivals, held, subscriptions, routes, report, markFile })
+  // Connected by hand, once every handler is in place.
+  client.connect()
 
-  client.handleMessage = receiveMessages(arrivals, held, report, (message) => routes.route(message))
+  yield* Effect.forkScoped(
+    Effect.forever(Effect.flatMap(Queue.take(events), handleEvents(state, broker, reconnectPeriod))).pipe(
+      Effect.annotateLogs({ broker })
+    )
+  )
+  const markListening = listeningMarker(client, held, markFile, report)
+  yield* Effect.forkScoped(Effect.repeat(markListening(true), Schedule.spaced(listeningMarkEveryMs)))
+  // Runs before the client is ended (finalizers run last-added first): the last we heard, kept for the next run.
+  yield* Effect.addFinalizer(() => markListening(false))
+
+  return MqttConnection.of({
+    subscribe: subscriber(routes, subscriptions),
+    publish: publisher(client),
+    state: SubscriptionRef.get(state),
+    stateChanges: SubscriptionRef.changes(state)
+  })
+})
+
+/** mqtt.js's callbacks for the client's lifetime: messages to their streams, and what happens to the link. */
+const listen = (client: MqttClient, parts: {
+  readonly arrivals: MqttArrivals
+  readonly held: HeldMessages
+  readonly subscriptions: MqttSubscriptions
+  readonly routes: MqttRoutes
+  readonly report: (event: ClientEvent) => void
+  readonly markFile: string | undefined
+}): void => {
+  const { held, subscriptions, report, markFile } = parts
+  client.handleMessage = receiveMessages(parts.arrivals, held, report, (message) => parts.routes.route(message))
   client.on("connect", (connack) => {
     const now = Date.now()
     held.connected(connack.sessionPresent, now)
@@ -121,41 +135,54 @@ const make = Effect.fnUntraced(function*(options: MqttConnectionOptions) {
     report({ _tag: "closed" })
   })
   client.on("error", (err) => report({ _tag: "error", message: err.message }))
+}
 
-  yield* Effect.forkScoped(
-    Effect.forever(Effect.flatMap(Queue.take(events), handleEvents(state, broker, reconnectPeriod))).pipe(
-      Effect.annotateLogs({ broker })
-    )
-  )
-  yield* Effect.forkScoped(Effect.repeat(markListening(true), Schedule.spaced(listeningMarkEveryMs)))
-  // Runs before the client is ended (finalizers run last-added first): the last we heard, kept for the next run.
-  yield* Effect.addFinalizer(() => markListening(false))
+/**
+ * While connected: asks the broker for a sign of life (a PINGREQ, answered with a PINGRESP), so
+ * that the last time we heard from it is never more than a few seconds old, and notes it.
+ */
+const listeningMarker = (client: MqttClient, held: HeldMessages, markFile: string | undefined, report: (event: ClientEvent) => void) =>
+  (ping: boolean) =>
+    Effect.sync(() => {
+      if (!client.connected) return
+      if (ping) client.sendPing()
+      const heard = held.lastHeard
+      if (markFile !== undefined && heard !== null && !writeListeningMark(markFile, heard)) {
+        report({ _tag: "markNotWritten", file: markFile })
+      }
+    })
 
-  const subscribe = (topics: ReadonlyArray<string>, subscribeOptions?: SubscribeOptions): Stream.Stream<MqttMessage> =>
-    Stream.callback<MqttMessage>((queue) =>
-      Effect.acquireRelease(
+/**
+ * A stream's route lives from its first pull to its end; how it ended says what becomes of a
+ * message it holds unacknowledged (see mqtt-shares.ts): its end is seen on the stream, where an
+ * interruption is told from a completion or a failure.
+ */
+const subscriber = (routes: MqttRoutes, subscriptions: MqttSubscriptions) =>
+  (topics: ReadonlyArray<string>, subscribeOptions?: SubscribeOptions): Stream.Stream<MqttMessage> =>
+    Stream.suspend(() => {
+      const manual = subscribeOptions?.manualAck ?? false
+      // Until the stream is pulled, nothing is routed to it.
+      let offer = (_message: MqttMessage): void => {}
+      const route = {
+        filters: [...topics],
+        deliver: (message: MqttMessage) => {
+          offer(message)
+          if (!manual) message.ack()
+        }
+      }
+      return Stream.callback<MqttMessage>((queue) =>
         Effect.sync(() => {
-          const manual = subscribeOptions?.manualAck ?? false
-          const route = {
-            filters: [...topics],
-            deliver: (message: MqttMessage) => {
-              Queue.offerUnsafe(queue, message)
-              if (!manual) message.ack()
-            }
+          offer = (message) => {
+            Queue.offerUnsafe(queue, message)
           }
           routes.add(route)
           subscriptions.want(topics)
-          return route
-        }),
-        (route) => Effect.sync(() => routes.remove(route))
-      )
-    )
+        })
+      ).pipe(Stream.onExit((exit) => Effect.sync(() => routes.remove(route, Exit.hasInterrupts(exit) ? "interrupted" : "ended"))))
+    })
 
-  const publish = Effect.fn("MqttConnection.publish")(function*(
-    topic: string,
-    payload: string | Uint8Array,
-    publishOptions?: PublishOptions
-  ) {
+const publisher = (client: MqttClient) =>
+  Effect.fn("MqttConnection.publish")(function*(topic: string, payload: string | Uint8Array, publishOptions?: PublishOptions) {
     const body = typeof payload === "string" ? payload : Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength)
     yield* Effect.callback<void, MqttPublishError>((resume) => {
       client.publish(
@@ -166,11 +193,3 @@ const make = Effect.fnUntraced(function*(options: MqttConnectionOptions) {
       )
     })
   })
-
-  return MqttConnection.of({
-    subscribe,
-    publish,
-    state: SubscriptionRef.get(state),
-    stateChanges: SubscriptionRef.changes(state)
-  })
-})

@@ -39,7 +39,7 @@ const text = (m: MqttMessage) => Buffer.from(m.payload).toString()
 /** The daemon's connection, through the forwarder, subscribed to `topic`. */
 const startConnection = async (clientId: string) => {
   const runtime = ManagedRuntime.make(
-    MqttConnection.layer({ url: proxy.url, clientId, reconnectPeriodMs: 200, listeningMarkFile: markFile() }).pipe(
+    MqttConnection.layer({ url: proxy.url.replace(/^http:/u, "mqtt:"), clientId, reconnectPeriodMs: 200, listeningMarkFile: markFile(), streamFilters: [topic] }).pipe(
       Layer.provide(Logger.layer([]))
     )
   )

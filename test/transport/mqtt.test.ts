@@ -1,19 +1,17 @@
-import { Effect, Fiber, Layer, Logger, ManagedRuntime, Redacted, Stream } from "effect"
-import { connectAsync, type MqttClient } from "mqtt"
+import { Effect, Redacted, Stream } from "effect"
+import type { MqttClient } from "mqtt"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { format } from "node:util"
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
-import type { LinkState } from "../../src/domain/received.ts"
 import { MqttConnection, type MqttConnectionOptions, type MqttMessage } from "../../src/transport/mqtt.ts"
 import { eventually } from "../../scripts/support/eventually.ts"
 import { freePort } from "../../scripts/support/free-port.ts"
 import { type Mosquitto, startMosquitto } from "../../scripts/support/mosquitto.ts"
+import { type Daemon, startDaemon as startDaemonOn, startPeer as startPeerOn, text, untilSubscribed as untilSubscribedTo } from "./mqtt-harness.ts"
 
 let dir: string
 let broker: Mosquitto
-let clientCount = 0
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "scorebridge-mqtt-"))
@@ -24,44 +22,9 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true })
 })
 
-/** The daemon's side: one MqttConnection, its logs, and the states it went through. */
-const startDaemon = async (overrides: Partial<MqttConnectionOptions> = {}) => {
-  const logs: Array<string> = []
-  const collector = Logger.make(({ message }) => logs.push(format(...(Array.isArray(message) ? message : [message]))))
-  const runtime = ManagedRuntime.make(
-    MqttConnection.layer({ url: broker.url, clientId: `daemon-${++clientCount}-${process.pid}`, ...overrides }).pipe(
-      Layer.provide(Logger.layer([collector]))
-    )
-  )
-  const states: Array<LinkState> = []
-  runtime.runFork(MqttConnection.use((mqtt) => Stream.runForEach(mqtt.stateChanges, (s) => Effect.sync(() => states.push(s)))))
-  const received: Array<MqttMessage> = []
-  const subscribe = (topics: ReadonlyArray<string>, into: Array<MqttMessage> = received) =>
-    runtime.runFork(
-      MqttConnection.use((mqtt) => Stream.runForEach(mqtt.subscribe(topics), (m) => Effect.sync(() => into.push(m))))
-    )
-  const state = () => runtime.runPromise(MqttConnection.use((mqtt) => mqtt.state))
-  const connected = () => eventually("the daemon to connect", async () => ((await state())._tag === "connected" ? true : undefined))
-  return { runtime, logs, states, received, subscribe, state, connected }
-}
-type Daemon = Awaited<ReturnType<typeof startDaemon>>
-
-/** Another party on the broker (a button, a console), with a clean session. */
-const startPeer = (): Promise<MqttClient> => connectAsync(broker.url, { clientId: `peer-${++clientCount}`, clean: true })
-
-const text = (message: MqttMessage | undefined) => (message ? Buffer.from(message.payload).toString() : undefined)
-
-/** Publishes `probe` until the daemon has it: proves its subscription is in place at the broker. */
-const untilSubscribed = async (peer: MqttClient, daemon: Daemon, topic: string) => {
-  // A probe from before (an earlier session) does not count: only one sent now proves the subscription.
-  const probes = () => daemon.received.filter((m) => m.topic === topic && text(m) === "probe").length
-  const before = probes()
-  await eventually("the daemon's subscription to take effect", async () => {
-    await peer.publishAsync(topic, "probe", { qos: 1 })
-    await new Promise((resolve) => setTimeout(resolve, 50))
-    return probes() > before ? true : undefined
-  })
-}
+const startDaemon = (overrides: Partial<MqttConnectionOptions> = {}) => startDaemonOn(broker, overrides)
+const startPeer = () => startPeerOn(broker)
+const untilSubscribed = (peer: MqttClient, daemon: Daemon, topic: string) => untilSubscribedTo(peer, topic, daemon.received)
 
 describe("MqttConnection with a real mosquitto", () => {
   let daemon: Daemon | undefined
@@ -171,7 +134,8 @@ describe("MqttConnection with a real mosquitto", () => {
     await first.runtime.dispose() // shutdown must not unsubscribe: the session keeps collecting
 
     await peer.publishAsync("venue/buttons/court1", "pressed while down", { qos: 1 })
-    daemon = await startDaemon({ clientId })
+    // As the daemon does: it names the filters its streams will subscribe to.
+    daemon = await startDaemon({ clientId, streamFilters: ["venue/buttons/#"] })
     const d = daemon
     await d.connected()
     // The resumed session delivers at once; nobody is subscribed yet, so the connection keeps it.
