@@ -92,8 +92,8 @@ describe("deploy/prometheus/scorebridge.rules.yml", () => {
     expect(reading("scorebridge_token_suspended")).toEqual(["ScorebridgeTokenRejected"])
   })
 
-  it("reads only metrics the bridge serves (src/status/status-metrics.ts)", () => {
-    const served = new Set([...readFileSync(join(import.meta.dirname, "../../src/status/status-metrics.ts"), "utf8")
+  it("reads only metrics the bridge serves (src/status/metric-catalogue.ts)", () => {
+    const served = new Set([...readFileSync(join(import.meta.dirname, "../../src/status/metric-catalogue.ts"), "utf8")
       .matchAll(/"(scorebridge_[a-z_]+)"/g)].map((match) => match[1]!))
     const read = new Set(rules.flatMap((rule) => [...rule.expr.matchAll(/(?<![:\w])scorebridge_[a-z_]+/g)].map((match) => match[0])))
     expect(read.size).toBeGreaterThan(10)

@@ -1,0 +1,126 @@
+import { Clock, Effect, Option } from "effect"
+import type { FollowUp } from "../domain/follow-up.ts"
+import { Outbox } from "../delivery/outbox.ts"
+import { type BudgetSnapshot, RateBudget } from "../delivery/rate-budget.ts"
+import { ActiveEvents } from "../events/active-events.ts"
+import { ServiceClient, type ServerClock } from "../service/client.ts"
+import { timelineVersion } from "../timeline/timeline-version.ts"
+import { clipRun, clipsFirstRead, clipsLongRead } from "./clip-status.ts"
+import type { LinkRecords } from "./link-records.ts"
+import type { Thresholds } from "./liveness.ts"
+import type { LinkRecord, PlaceTracker } from "./place-tracker.ts"
+import { placeStatus } from "./place-status.ts"
+import type { RollbackNotice } from "./rollback-notice.ts"
+import type { StatusOptions } from "./status-options.ts"
+import type { LinkStatus, StatusSnapshot, TokenStatus } from "./status-snapshot.ts"
+
+/** What a snapshot is made of besides what it reads from the outbox, the budget and the service. */
+export interface SnapshotSources {
+  readonly options: StatusOptions
+  readonly trackers: ReadonlyMap<string, PlaceTracker>
+  readonly links: LinkRecords
+  readonly thresholds: Thresholds
+  readonly startedAt: number
+  readonly rollback: Effect.Effect<RollbackNotice | null>
+}
+
+/** Enough of the place's newest follow-ups to see its last clip: a few, or, while none had a clip, a bounded many. */
+const recentFollowUps = Effect.fnUntraced(function*(placeKey: string) {
+  const outbox = yield* Outbox
+  const first = yield* outbox.followUpsOf(placeKey, clipsFirstRead)
+  return first.length < clipsFirstRead || clipRun(first).ended ? first : yield* outbox.followUpsOf(placeKey, clipsLongRead)
+})
+
+/** The outbox's views a snapshot shows; one that cannot be read is a health reason, not a failure. */
+const readOutbox = Effect.fnUntraced(function*(options: StatusOptions) {
+  const outbox = yield* Outbox
+  const problems: Array<string> = []
+  const unreadable = (e: { readonly message: string }) => {
+    problems.push(`outbox unreadable: ${e.message}`)
+    return Effect.succeed([])
+  }
+  const counts = yield* outbox.counts.pipe(Effect.catch(unreadable))
+  const heads = yield* outbox.heads.pipe(Effect.catch(unreadable))
+  const settled = yield* outbox.settledFollowUps.pipe(Effect.catch(unreadable))
+  const followUps = new Map<string, ReadonlyArray<FollowUp>>()
+  if (options.clips?.followUp === true) {
+    for (const p of options.places) followUps.set(p.key, yield* recentFollowUps(p.key).pipe(Effect.catch(unreadable)))
+  }
+  return { problems, counts, heads, settled, followUps, disk: yield* outbox.diskStats }
+})
+
+const linkStatus = (name: string, record: LinkRecord | undefined, target: string, startedAt: number): LinkStatus => ({
+  name,
+  up: record?.state._tag === "connected",
+  state: record?.state._tag ?? "not started",
+  target: record?.state.target ?? target,
+  detail: record?.lastFailure?.text ?? null,
+  since: record?.since ?? startedAt,
+  connects: record?.connects ?? 0
+})
+
+/** Every link the page lists: scoreboards not over MQTT, button sources not over MQTT, and the broker. */
+const linksOf = ({ options, trackers, links, startedAt }: SnapshotSources): ReadonlyArray<LinkStatus> => [
+  ...options.places.flatMap((p) =>
+    p.scoreboard !== undefined && p.scoreboard.link !== "mqtt"
+      ? [linkStatus(`scoreboard:${p.key}`, trackers.get(p.key)!.link, p.scoreboard.target, startedAt)]
+      : []
+  ),
+  ...options.buttons.filter((b) => !b.overMqtt).map((b) => linkStatus(`button:${b.name}`, links.buttons.get(b.name), b.name, startedAt)),
+  ...(options.mqtt ? [linkStatus("mqtt", links.mqtt, "broker", startedAt)] : [])
+]
+
+const tokenOf = (budget: BudgetSnapshot): TokenStatus => ({
+  sentLastMinute: budget.sentLastMinute,
+  limitPerMinute: Math.round(budget.requestsPerSecond * 60),
+  waiting: budget.waiting,
+  backoffUntil: budget.backoffUntil,
+  suspended: budget.suspended
+})
+
+// The Date header has whole seconds and was stamped mid-flight.
+const clockSkewOf = (clock: Option.Option<ServerClock>) =>
+  Option.match(clock, { onNone: () => null, onSome: (c) => c.serverDate + 500 - (c.localDate - c.latencyMs / 2) })
+
+/** The whole bridge at this moment: what /status.json serves, the page draws and /metrics counts from. */
+export const readSnapshot = Effect.fnUntraced(function*(sources: SnapshotSources) {
+  const { options } = sources
+  const now = yield* Clock.currentTimeMillis
+  const outbox = yield* readOutbox(options)
+  const budget = yield* (yield* RateBudget).snapshot
+  const known = yield* (yield* ActiveEvents).all
+  const clock = yield* (yield* ServiceClient).lastServerDate
+  const places = options.places.map((place) =>
+    placeStatus({
+      place,
+      tracker: sources.trackers.get(place.key)!,
+      links: sources.links,
+      thresholds: sources.thresholds,
+      now,
+      counts: outbox.counts,
+      heads: outbox.heads,
+      known: known.get(place.key),
+      suspended: budget.suspended,
+      followUps: outbox.followUps.get(place.key),
+      problemAfterClicks: options.clips?.problemAfterClicks ?? 0
+    })
+  )
+  const reasons = [...outbox.problems, ...places.flatMap((p) => p.reasons)]
+  return {
+    generatedAt: now,
+    startedAt: sources.startedAt,
+    healthy: reasons.length === 0,
+    reasons,
+    places,
+    token: tokenOf(budget),
+    links: linksOf(sources),
+    clockSkewMs: clockSkewOf(clock),
+    outboxDisk: outbox.disk,
+    thresholds: sources.thresholds,
+    timelines: Object.fromEntries(options.places.map((p) => [
+      p.key,
+      timelineVersion(outbox.counts.filter((c) => c.place === p.key), known.get(p.key), outbox.settled.find((s) => s.place === p.key))
+    ])),
+    rollback: yield* sources.rollback
+  } satisfies StatusSnapshot
+})
