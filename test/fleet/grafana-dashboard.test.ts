@@ -28,7 +28,7 @@ import { type InstantResult, type Prometheus, startPrometheus } from "../support
  * broker restarts (link drops).
  */
 const dashboardFile = join(import.meta.dirname, "../../deploy/grafana/scorebridge-fleet.json")
-const metricsSource = join(import.meta.dirname, "../../src/status/status-metrics.ts")
+const metricsSource = join(import.meta.dirname, "../../src/status/metric-catalogue.ts")
 
 interface Target {
   readonly refId?: string
@@ -179,7 +179,7 @@ describe("the fleet's Grafana dashboard", () => {
     for (const query of [...queries, ...["venue", "place"].map((name) => ({ panel: `variable ${name}`, refId: "-", expr: variableQuery(variable(name)) }))]) {
       for (const [name] of query.expr.matchAll(/scorebridge_[a-z_]+/gu)) {
         const family = name.replace(/_(bucket|count|sum)$/u, "")
-        if (!exported.has(name) && !exported.has(family)) problems.push(`${query.panel} ${query.refId}: ${name} is not in status-metrics.ts`)
+        if (!exported.has(name) && !exported.has(family)) problems.push(`${query.panel} ${query.refId}: ${name} is not in metric-catalogue.ts`)
       }
       for (const [, braced, bare] of query.expr.matchAll(/\$\{(\w+)[^}]*\}|\$(\w+)/gu)) {
         const name = braced ?? bare ?? ""
