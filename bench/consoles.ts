@@ -1,5 +1,6 @@
 import { frame as rtdFrame } from "../adapters/daktronics-rtd/encode.ts"
 import { frame as stramatelFrame } from "../adapters/stramatel-452m/encode.ts"
+import { ascii } from "../scripts/support/bytes.ts"
 
 /** What a basketball console shows: the bench only ever moves the home score and the clock. */
 export interface Board {
@@ -23,8 +24,6 @@ export interface BenchConsole {
   readonly change: (board: Board) => Uint8Array
   readonly tick: (board: Board) => Uint8Array
 }
-
-const latin1 = (text: string): Uint8Array => Uint8Array.from(Buffer.from(text, "latin1"))
 
 /** RTD buffer offsets of the common fields (see adapters/daktronics-rtd/README.md). */
 const rtdSpan = 143
@@ -57,7 +56,7 @@ const stramatel: BenchConsole = {
   tick: (board) => stramatelFrame(0x33, { home: board.home, away: board.away, clock: board.clock })
 }
 
-const lineOf = (board: Board) => latin1(`${board.clock} ${board.home}-${board.away} ${board.period}\n`)
+const lineOf = (board: Board) => ascii(`${board.clock} ${board.home}-${board.away} ${board.period}\n`)
 const lines: BenchConsole = {
   protocol: "lines",
   options: { pattern: "^(?<clock>\\d\\d:\\d\\d) (?<home>\\d+)-(?<away>\\d+) (?<period>\\d+)$" },
@@ -66,7 +65,7 @@ const lines: BenchConsole = {
 }
 
 const documentOf = (board: Board) =>
-  latin1(`${JSON.stringify({ clock: board.clock, period: board.period, score: { home: board.home, away: board.away } })}\n`)
+  ascii(`${JSON.stringify({ clock: board.clock, period: board.period, score: { home: board.home, away: board.away } })}\n`)
 const json: BenchConsole = {
   protocol: "json",
   options: { framing: "lines", fields: { home: "score.home", away: "score.away", period: "period", clock: "clock" } },

@@ -3,7 +3,8 @@ import { describe, expect, it } from "vitest"
 import { protocols } from "../registry.ts"
 import { frame, message11, penalties } from "./encode.ts"
 import { bodetScorepad } from "./index.ts"
-import { concat, decoderFor, docFrame, hex, withBytes } from "./test-support.ts"
+import { hex } from "../../scripts/support/bytes.ts"
+import { concat, decoderFor, docFrame, withBytes } from "./test-support.ts"
 
 const text = (at: number, s: string) => Object.fromEntries(Array.from(s, (c, i) => [at + i, c.charCodeAt(0)]))
 

@@ -1,11 +1,10 @@
+import { hex } from "../../scripts/support/bytes.ts"
 import type { Decoder } from "../decoder.ts"
 import { concat, seededRandom } from "../shared/seeded-random.ts"
 import { message11, penalties } from "./encode.ts"
 import { type BodetOptions, bodetScorepad, type BodetStats } from "./index.ts"
 
 export { concat, seededRandom }
-
-export const hex = (text: string): Uint8Array => Uint8Array.from(text.trim().split(/\s+/u), (h) => parseInt(h, 16))
 
 /** The protocol note's example: clock 1:34, 0–0, period 1, LRC 0x2b. */
 export const docFrame = hex("01 7f 02 47 31 31 82 37 20 31 33 34 20 30 30 20 30 30 31 03 2b")

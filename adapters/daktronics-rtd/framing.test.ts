@@ -3,10 +3,10 @@ import { describe, expect, it } from "vitest"
 import { checksum, checksumDigits } from "./checksum.ts"
 import { frame } from "./encode.ts"
 import { daktronicsRtd } from "./index.ts"
-import { ascii, concat, decoderFor, statsOf } from "./test-support.ts"
+import { ascii, hex } from "../../scripts/support/bytes.ts"
+import { concat, decoderFor, statsOf } from "./test-support.ts"
 
 const T = 5
-const hex = (text: string) => Uint8Array.from(text.split(" "), (h) => parseInt(h, 16))
 const scores = frame(111, "   9")
 /** A body wrapped in SYN … ETB with a correct checksum, whatever it contains. */
 const withChecksum = (summed: string) => {

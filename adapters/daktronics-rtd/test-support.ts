@@ -17,8 +17,6 @@ export const statsOf = (decoder: Decoder): DaktronicsStats => decoder.stats as D
 
 export { concat }
 
-export const ascii = (text: string): Uint8Array => Uint8Array.from(text, (c) => c.charCodeAt(0))
-
 /** Deterministic random numbers in [0, 1), so a failing random case can be replayed from its seed. */
 export const seededRandom = (seed: number): (() => number) => sharedRandom(seed).next
 

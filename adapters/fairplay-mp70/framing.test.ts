@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest"
 import { clockPacket, statePacket } from "./encode.ts"
-import { ascii, concat, decoderFor, gameStream, seededRandom, withBytes } from "./test-support.ts"
+import { ascii } from "../../scripts/support/bytes.ts"
+import { concat, decoderFor, gameStream, seededRandom, withBytes } from "./test-support.ts"
 
 const STX = "\u0002"
 const ETX = "\u0003"

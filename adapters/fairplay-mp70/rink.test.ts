@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest"
 import { replay } from "../../src/replay/replay.ts"
 import { clockPacket, statePacket } from "./encode.ts"
-import { ascii, concat, decoderFor, effectRuns, gameStream, laidOut, positionEffects, STX, withBytes } from "./test-support.ts"
+import { ascii } from "../../scripts/support/bytes.ts"
+import { concat, decoderFor, effectRuns, gameStream, laidOut, positionEffects, STX, withBytes } from "./test-support.ts"
 
 
 // Variant A, as the real console sent it: C 11 bytes (clock 2–5, period 7, "60" at 8–9).

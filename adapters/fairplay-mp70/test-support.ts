@@ -1,4 +1,5 @@
 import { expect } from "vitest"
+import { ascii } from "../../scripts/support/bytes.ts"
 import { concat, seededRandom } from "../shared/seeded-random.ts"
 import type { Decoder } from "../decoder.ts"
 import { clockPacket, type PacketLayout, statePacket } from "./encode.ts"
@@ -10,8 +11,6 @@ export { concat, seededRandom }
 /** Decoders are found through the public definition, as the bridge finds them. */
 export const decoderFor = (sport = "hockey", options: FairPlayOptions & { readonly maxFrameBytes?: number } = {}): Decoder =>
   fairplayMp70.makeDecoder({ sport, ...options })
-
-export const ascii = (text: string): Uint8Array => Uint8Array.from(text, (c) => c.charCodeAt(0))
 
 export const STX = "\u0002"
 const ETX = "\u0003"

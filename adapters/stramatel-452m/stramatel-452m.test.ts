@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest"
 import { frame } from "./encode.ts"
-import { concat, decoderFor, hex, seededRandom, withBytes } from "./test-support.ts"
+import { hex } from "../../scripts/support/bytes.ts"
+import { concat, decoderFor, seededRandom, withBytes } from "./test-support.ts"
 
 const decoder = (sport: string) => decoderFor(sport)
 

@@ -1,3 +1,4 @@
+import { ascii } from "../../scripts/support/bytes.ts"
 import type { Decoder } from "../decoder.ts"
 import { concat, seededRandom } from "../shared/seeded-random.ts"
 import { frame } from "./encode.ts"
@@ -9,10 +10,6 @@ export { concat, seededRandom }
 /** Decoders are found through the public definition, as the bridge finds them. */
 export const decoderFor = (sport: string, options: StramatelOptions & { readonly maxFrameBytes?: number } = {}): Decoder =>
   stramatel452m.makeDecoder({ sport, ...options })
-
-export const hex = (text: string) => Uint8Array.from(text.trim().split(/\s+/), (h) => parseInt(h, 16))
-
-const ascii = (text: string) => Uint8Array.from(text, (c) => c.charCodeAt(0))
 
 /** A copy of `bytes` with `text` written at each offset. */
 export const withBytes = (bytes: Uint8Array, changes: Readonly<Record<number, string>>): Uint8Array => {

@@ -1,4 +1,5 @@
 import { frame as rtdFrame } from "../../adapters/daktronics-rtd/encode.ts"
+import { ascii } from "../../scripts/support/bytes.ts"
 import type { ReceivedChunk } from "../../src/domain/received.ts"
 import type { Observation } from "../../src/commissioning/layout-observation.ts"
 
@@ -21,8 +22,6 @@ export type Writes = ReadonlyArray<readonly [number, string]>
 
 /** One frame of a console's kind: the bytes of `kind` (its letter, code or line) with the fields written in. */
 export type ConsoleLayout = (shown: Shown) => ReadonlyArray<Uint8Array>
-
-const ascii = (text: string) => Uint8Array.from(text, (c) => c.charCodeAt(0))
 
 const filled = (length: number, writes: Writes): Uint8Array => {
   const bytes = new Uint8Array(length).fill(0x20)
