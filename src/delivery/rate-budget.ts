@@ -1,13 +1,9 @@
-import { Clock, Context, Deferred, Effect, Layer, Queue, Random } from "effect"
+import { Clock, Context, Deferred, Effect, Layer, Queue } from "effect"
+import { makePacing } from "./budget-pacing.ts"
+import { makeWaiters, type Priority, type Waiter } from "./budget-waiters.ts"
 import { isAutoClick } from "../highlights/auto-click.ts"
 
-/**
- * Who is asking for a request slot. Presses are served first: their footage
- * expires. Auto-highlights next: their footage expires as fast, but nobody is
- * waiting at the court for them. Background look-ups (which event is live) only
- * take slots that nobody else wants, and the reads of clip follow-ups only those left after them.
- */
-export type Priority = "click" | "auto" | "score" | "probe" | "background" | "follow-up"
+export type { Priority } from "./budget-waiters.ts"
 
 /** What a slot is asked for: an outbox item, of which only a click's body matters (press or auto-highlight). */
 type SlotItem =
@@ -66,67 +62,30 @@ export class RateBudget extends Context.Service<RateBudget, {
   static readonly layer = (options: BudgetOptions) => Layer.effect(RateBudget, make(options))
 }
 
-interface Waiter {
-  readonly granted: Deferred.Deferred<void>
-  readonly order: number
-}
-
-const backoffBaseMs = 1_000
-// Capped well inside the minute of footage a click can still be clipped from.
-const backoffCapMs = 15_000
-
 const make = Effect.fnUntraced(function*(options: BudgetOptions) {
-  const intervalMs = (1000 / options.requestsPerSecond) * (1 + (options.margin ?? 0.01))
-  const waiters: Record<Priority, Array<Waiter>> = { click: [], auto: [], score: [], probe: [], background: [], "follow-up": [] }
+  const waiters = makeWaiters()
+  const pacing = makePacing(options.requestsPerSecond, options.margin ?? 0.01)
   const bell = yield* Queue.sliding<void>(1)
-  const sent: Array<number> = []
-  let lastGrant = -Infinity
-  let lastSent = -Infinity
-  let lastFinished = -Infinity
-  let backoffUntil = 0
-  let backoffLevel = 0
   let suspended: string | null = null
-
   const ring = Queue.offer(bell, undefined)
-
-  const nextWaiter = (): Waiter | undefined =>
-    waiters.probe.shift() ??
-      (suspended === null
-        ? waiters.click.shift() ?? waiters.auto.shift() ?? waiters.score.shift() ?? waiters.background.shift() ??
-          waiters["follow-up"].shift()
-        : undefined)
-
-  const hasWaiter = () =>
-    waiters.probe.length > 0 ||
-    (suspended === null &&
-      (waiters.click.length > 0 || waiters.auto.length > 0 || waiters.score.length > 0 || waiters.background.length > 0 ||
-        waiters["follow-up"].length > 0))
 
   const grantLoop = Effect.gen(function*() {
     while (true) {
-      if (!hasWaiter()) {
+      if (!waiters.any(suspended !== null)) {
         yield* Queue.take(bell)
         continue
       }
       const now = yield* Clock.currentTimeMillis
-      // The service counts arrivals, which fall anywhere between our send and
-      // its answer: spacing from the previous answer as well as from the previous
-      // send keeps a slow first request from arriving too close to the next one.
-      const slot = Math.max(lastGrant + intervalMs, lastSent + intervalMs, lastFinished + intervalMs, backoffUntil)
+      const slot = pacing.nextSlotAt()
       if (slot > now) {
         // Pick only once the slot is due, so a click that arrives meanwhile
         // takes it ahead of scores that were already waiting.
         yield* Effect.sleep(Math.ceil(slot - now))
         continue
       }
-      const waiter = nextWaiter()
-      if (waiter === undefined) continue
+      const waiter = waiters.next(suspended !== null)
       // A waiter interrupted meanwhile is already done: it does not spend the slot.
-      if (yield* Deferred.succeed(waiter.granted, undefined)) {
-        lastGrant = now
-        sent.push(now)
-        while (sent.length > 0 && sent[0]! < now - 60_000) sent.shift()
-      }
+      if (waiter !== undefined && (yield* Deferred.succeed(waiter.granted, undefined))) pacing.granted(now)
     }
   })
   yield* Effect.forkScoped(grantLoop)
@@ -134,60 +93,28 @@ const make = Effect.fnUntraced(function*(options: BudgetOptions) {
   const acquire = (priority: Priority, order?: number) =>
     Effect.gen(function*() {
       const waiter: Waiter = { granted: yield* Deferred.make<void>(), order: order ?? Number.POSITIVE_INFINITY }
-      const queue = waiters[priority]
-      // Behind every waiter of the same or an older order: equal orders keep arrival order.
-      const before = priority === "click" || priority === "auto" ? queue.findIndex((w) => w.order > waiter.order) : -1
-      queue.splice(before === -1 ? queue.length : before, 0, waiter)
+      waiters.add(priority, waiter)
       yield* ring
-      yield* Deferred.await(waiter.granted).pipe(
-        Effect.onInterrupt(() =>
-          Effect.sync(() => {
-            const queue = waiters[priority]
-            const at = queue.indexOf(waiter)
-            if (at >= 0) queue.splice(at, 1)
-          })
-        )
-      )
+      yield* Deferred.await(waiter.granted).pipe(Effect.onInterrupt(() => Effect.sync(() => waiters.remove(priority, waiter))))
     })
-
-  const rateLimited = Effect.gen(function*() {
-    const now = yield* Clock.currentTimeMillis
-    const jitter = 0.8 + 0.4 * (yield* Random.next)
-    const pauseMs = Math.min(backoffCapMs, backoffBaseMs * 2 ** backoffLevel) * jitter
-    backoffLevel = Math.min(backoffLevel + 1, 10)
-    backoffUntil = Math.max(backoffUntil, now + pauseMs)
-    return Math.round(pauseMs)
-  })
 
   return RateBudget.of({
     acquire,
-    sending: Effect.map(Clock.currentTimeMillis, (now) => {
-      lastSent = Math.max(lastSent, now)
-    }),
-    finished: Effect.map(Clock.currentTimeMillis, (now) => {
-      lastFinished = Math.max(lastFinished, now)
-    }),
-    rateLimited,
-    succeeded: Effect.sync(() => {
-      backoffLevel = 0
-    }),
-    suspend: (reason) =>
-      Effect.sync(() => {
-        suspended = reason
-      }),
+    sending: pacing.sending,
+    finished: pacing.finished,
+    rateLimited: pacing.rateLimited,
+    succeeded: pacing.succeeded,
+    suspend: (reason) => Effect.sync(() => { suspended = reason }),
     resume: Effect.suspend(() => {
       suspended = null
       return ring
     }),
-    snapshot: Effect.gen(function*() {
-      const now = yield* Clock.currentTimeMillis
-      return {
-        requestsPerSecond: options.requestsPerSecond,
-        sentLastMinute: sent.filter((t) => t >= now - 60_000).length,
-        waiting: { click: waiters.click.length + waiters.auto.length, score: waiters.score.length },
-        backoffUntil: backoffUntil > now ? backoffUntil : null,
-        suspended
-      }
-    })
+    snapshot: Effect.map(Clock.currentTimeMillis, (now) => ({
+      requestsPerSecond: options.requestsPerSecond,
+      sentLastMinute: pacing.sentSince(now - 60_000),
+      waiting: waiters.waiting(),
+      backoffUntil: pacing.backoffUntil(now),
+      suspended
+    }))
   })
 })
