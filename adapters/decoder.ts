@@ -32,6 +32,12 @@ export interface DecoderStats {
 
 export const emptyStats = (): DecoderStats => ({ frames: 0, badFrames: 0, overlong: 0, skippedBytes: 0 })
 
+/** A problem with one option, at its path under the scoreboard's `options`. */
+export interface OptionProblem {
+  readonly path: ReadonlyArray<string>
+  readonly issue: string
+}
+
 /** A sport group whose frames read alike and do not say which of them is played (Stramatel's code 0x35). */
 export interface SportFamily {
   readonly words: string
@@ -89,6 +95,12 @@ export interface ProtocolDefinition<Options = unknown> {
   readonly sports: ReadonlyArray<string>
   /** Decodes the protocol-specific `options` block of a place's scoreboard config. */
   readonly optionsSchema: Schema.Codec<Options, unknown>
+  /**
+   * What in the decoded options the place's sport makes wrong (an option the decoder would
+   * never use at that sport), each at its path under `options`; checked with the config when
+   * the place names its sport.
+   */
+  readonly sportProblems?: (options: Options, sport: string) => ReadonlyArray<OptionProblem>
   /**
    * A place's `scoreboard:` for this console, in YAML as under the place (no indentation): the
    * tests check it passes `scorebridge check`; the docs show it.

@@ -4,7 +4,7 @@ import { frameLength, makeFrameScanner } from "./framing.ts"
 import { readFrame } from "./frame-reader.ts"
 import { layoutNameOf } from "./layouts.ts"
 import { stramatelLearning } from "./learn.ts"
-import { layoutsByCode, optionsSchema, type StramatelOptions } from "./options.ts"
+import { layoutsByCode, optionsSchema, type StramatelOptions, unreadFields } from "./options.ts"
 import { readSports, sportFamilies } from "./sport-codes.ts"
 
 export type { StramatelOptions } from "./options.ts"
@@ -18,6 +18,7 @@ export const stramatel452m: ProtocolDefinition<StramatelOptions> = {
   updates: "full",
   sports: readSports,
   optionsSchema,
+  sportProblems: unreadFields,
   example: [
     "protocol: stramatel-452m",
     "serial:",

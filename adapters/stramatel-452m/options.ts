@@ -1,7 +1,7 @@
 import { Schema } from "effect"
 import { codeText, type FieldRange, FieldRangeError, FieldRangeText, formatFieldRange, parseFieldRange, widthOf } from "../shared/field-ranges.ts"
 import { frameLength } from "./framing.ts"
-import { type Digits, type Layout, type LayoutName, layouts } from "./layouts.ts"
+import { type Digits, type Layout, type LayoutName, layoutNameOf, layouts } from "./layouts.ts"
 import { codeTable, defaultSportCodes, SportCodes } from "./sport-codes.ts"
 
 /**
@@ -157,6 +157,29 @@ export const optionsSchema = Schema.Struct({
 }))
 
 export type StramatelOptions = typeof optionsSchema.Type
+
+/**
+ * `fields` entries in frames of a code the place's sport does not read: the decoder skips those
+ * frames at that place, so the entry would silently do nothing (a mistyped code, or the layout of
+ * another sport). A sport no layout reads is the config's to say (not a protocol sport).
+ */
+export const unreadFields = (options: StramatelOptions, sport: string): ReadonlyArray<Problem> => {
+  const place = layoutNameOf(sport)
+  if (place === undefined) return []
+  const table = codeTable(options.sportCodes)
+  const read = table.flatMap((name, code) => (name === place ? [codeText(code)] : []))
+  return fieldNames.flatMap((field) => {
+    const text = options.fields?.[field]
+    if (text === undefined) return []
+    const { typeByte } = parseFieldRange(text)
+    if (table[typeByte] === place) return []
+    return [{
+      path: ["fields", field],
+      issue: `${JSON.stringify(text)} is in frames of code ${codeText(typeByte)} (the ${table[typeByte]} layout), which a ${sport} place does not read: `
+        + `its frames are code ${read.join(" or ")}; move the field there, or check the place's sport`
+    }]
+  })
+}
 
 /** The layout each code byte's frames are read with (undefined: not a sport frame). */
 export const layoutsByCode = (options: StramatelOptions): ReadonlyArray<CodeLayout | undefined> => {

@@ -34,7 +34,11 @@ export const checkProtocols = (config: Config, protocols: ProtocolCatalog): {
       })
     }
     const decoded = Schema.decodeUnknownResult(definition.optionsSchema)(board.options, strict)
-    if (decoded._tag === "Success") return { ...place, scoreboard: { ...board, options: decoded.success } }
+    if (decoded._tag === "Success") {
+      const misfits = place.sport === undefined ? [] : definition.sportProblems?.(decoded.success, place.sport) ?? []
+      problems.push(...misfits.map(({ path, issue }) => ({ path: [...at, "options", ...path], message: issue })))
+      return { ...place, scoreboard: { ...board, options: decoded.success } }
+    }
     problems.push(...issueProblems(decoded.failure.issue, [...at, "options"]))
     return place
   })

@@ -92,6 +92,32 @@ describe("protocol options", () => {
       assert.strictEqual(error.message, `opts.yaml:11:21 places[0].scoreboard.options.x: expected a number, got "many"`)
     }))
 
+  it.effect("a Stramatel field moved in frames its place's sport does not read is a problem naming it", () =>
+    Effect.gen(function*() {
+      const stramatel = (sport: string, fields: string) => `
+service:
+  baseUrl: https://api.example.com
+  token: { env: SCOREBRIDGE_TOKEN }
+places:
+  - key: hall
+    sport: ${sport}
+    scoreboard:
+      protocol: stramatel-452m
+      serial: { path: /dev/ttyUSB0 }
+      options:
+        fields: { ${fields} }
+`
+      // Code 0x33 is the basketball layout's: a volleyball place reads 0x36 and skips 0x33, so the entry would do nothing.
+      const error = yield* Effect.flip(parseConfig(stramatel("volleyball", `home: "0x36 9-10", away: "0x33 12-13"`), "hall.yaml", protocols))
+      assert.strictEqual(
+        error.message,
+        `hall.yaml:12:44 places[0].scoreboard.options.fields.away: "0x33 12-13" is in frames of code 0x33 (the basketball layout), `
+          + `which a volleyball place does not read: its frames are code 0x36; move the field there, or check the place's sport`
+      )
+      const { config } = yield* parseConfig(stramatel("basketball", `away: "0x33 12-13"`), "hall.yaml", protocols)
+      assert.deepStrictEqual(config.places[0]?.scoreboard?.options, { fields: { away: "0x33 12-13" } })
+    }))
+
   it.effect("a protocol missing from the registry is a problem, not a crash", () =>
     Effect.gen(function*() {
       const error = yield* Effect.flip(parseConfig(minimal, "minimal.yaml", {}))
