@@ -1,5 +1,6 @@
 import { Effect, Schema } from "effect"
-import type { ButtonEvent, Gesture } from "../domain/button.ts"
+import type { ButtonEvent } from "../domain/button.ts"
+import { ButtonGestures } from "./button-gestures.ts"
 
 /**
  * Raw press/release edges → gestures, for sources that only report edges
@@ -50,124 +51,40 @@ export interface GestureDetector {
   readonly stats: { edges: number; bounces: number }
 }
 
-interface ButtonState {
-  down: boolean
-  lastEdgeAt: number | undefined
-  /** Press edge of the press in progress. */
-  pressAt: number
-  holdEmitted: boolean
-  /** Presses counted in the current sequence, and the first one's edge time. */
-  presses: number
-  firstPressAt: number
-  /** When the open sequence is decided, if it is waiting for more presses. */
-  windowEndsAt: number | undefined
-}
-
-const counted: ReadonlyArray<Gesture> = ["single", "double", "triple"]
-const maxPresses = counted.length
-
+/** Presses and releases of every button of one source, each button followed on its own. */
 export const makeGestureDetector = (options: Partial<GestureOptions> & { readonly source: string }): GestureDetector => {
-  const debounceMs = options.debounceMs ?? gestureDefaults.debounceMs
-  const holdMs = options.holdMs ?? gestureDefaults.holdMs
-  const multiPressMs = options.multiPressMs ?? gestureDefaults.multiPressMs
-  const states = new Map<string, ButtonState>()
+  const timing = {
+    debounceMs: options.debounceMs ?? gestureDefaults.debounceMs,
+    holdMs: options.holdMs ?? gestureDefaults.holdMs,
+    multiPressMs: options.multiPressMs ?? gestureDefaults.multiPressMs
+  }
+  const buttons = new Map<string, ButtonGestures>()
   const stats = { edges: 0, bounces: 0 }
-
-  const event = (button: string, gesture: Gesture, pressedAt: number): ButtonEvent =>
-    ({ source: options.source, button, gesture, pressedAt })
-
-  const closeSequence = (button: string, state: ButtonState, out: Array<ButtonEvent>) => {
-    if (state.presses > 0) out.push(event(button, counted[state.presses - 1]!, state.firstPressAt))
-    state.presses = 0
-    state.windowEndsAt = undefined
-  }
-
-  const holdDueAt = (state: ButtonState) =>
-    state.down && holdMs > 0 && !state.holdEmitted ? state.pressAt + holdMs : undefined
-
-  /** Everything whose time has come by `now`, in time order for this button. */
-  const advance = (button: string, state: ButtonState, now: number, out: Array<ButtonEvent>) => {
-    const holdAt = holdDueAt(state)
-    if (holdAt !== undefined && now >= holdAt) {
-      // Earlier short presses of the sequence stand on their own; the held one is the hold.
-      state.presses--
-      closeSequence(button, state, out)
-      state.holdEmitted = true
-      out.push(event(button, "hold", state.pressAt))
+  const of = (button: string) => {
+    let gestures = buttons.get(button)
+    if (gestures === undefined) {
+      gestures = new ButtonGestures(timing, (gesture, pressedAt) => ({ source: options.source, button, gesture, pressedAt }))
+      buttons.set(button, gestures)
     }
-    if (state.windowEndsAt !== undefined && !state.down && now >= state.windowEndsAt) closeSequence(button, state, out)
+    return gestures
   }
-
-  const press = (button: string, state: ButtonState, at: number, out: Array<ButtonEvent>) => {
-    state.down = true
-    state.pressAt = at
-    state.holdEmitted = false
-    if (state.presses === 0) state.firstPressAt = at
-    state.presses++
-    state.windowEndsAt = undefined
-    if (holdMs === 0 && (multiPressMs === 0 || state.presses === maxPresses)) closeSequence(button, state, out)
-  }
-
-  const release = (button: string, state: ButtonState, at: number, out: Array<ButtonEvent>) => {
-    state.down = false
-    if (state.holdEmitted) {
-      out.push(event(button, "release", at))
-      state.holdEmitted = false
-      return
-    }
-    if (state.presses === 0) return
-    if (multiPressMs === 0 || state.presses === maxPresses) closeSequence(button, state, out)
-    else state.windowEndsAt = at + multiPressMs
-  }
-
-  const stateOf = (button: string): ButtonState => {
-    let state = states.get(button)
-    if (state === undefined) {
-      state = { down: false, lastEdgeAt: undefined, pressAt: 0, holdEmitted: false, presses: 0, firstPressAt: 0, windowEndsAt: undefined }
-      states.set(button, state)
-    }
-    return state
-  }
-
   return {
     stats,
     edge(button, edge, at) {
       const out: Array<ButtonEvent> = []
       if (!Number.isFinite(at)) return out
       stats.edges++
-      const state = stateOf(button)
-      const sinceLast = state.lastEdgeAt === undefined ? Infinity : at - state.lastEdgeAt
-      // A negative gap is a clock step, not bounce: take the edge.
-      if (sinceLast >= 0 && sinceLast < debounceMs) {
-        stats.bounces++
-        return out
-      }
-      advance(button, state, at, out)
-      if (edge === "press") {
-        // Two presses in a row: the release between them was lost; end the first press here.
-        if (state.down) release(button, state, at, out)
-        press(button, state, at, out)
-      } else if (state.down) {
-        release(button, state, at, out)
-      } else {
-        return out
-      }
-      state.lastEdgeAt = at
+      if (of(button).edge(edge, at, out) === "bounce") stats.bounces++
       return out
     },
     flush(now) {
       const out: Array<ButtonEvent> = []
-      for (const [button, state] of states) advance(button, state, now, out)
+      for (const gestures of buttons.values()) gestures.advance(now, out)
       return out
     },
     nextDeadline() {
-      let next: number | undefined
-      for (const state of states.values()) {
-        for (const due of [holdDueAt(state), state.down ? undefined : state.windowEndsAt]) {
-          if (due !== undefined && (next === undefined || due < next)) next = due
-        }
-      }
-      return next
+      const dues = [...buttons.values()].map((gestures) => gestures.nextDue()).filter((due) => due !== undefined)
+      return dues.length === 0 ? undefined : Math.min(...dues)
     }
   }
 }
