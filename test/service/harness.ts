@@ -1,7 +1,10 @@
-import { Effect, Redacted } from "effect"
+import { Effect, Layer, Redacted } from "effect"
 import { ServiceClient } from "../../src/service/client.ts"
+import { ServiceCalls } from "../../src/service/service-calls.ts"
+import { eventAdmin } from "./event-admin.ts"
 
-export type Client = ServiceClient["Service"]
+/** The bridge's client, and the calls only the tests make (event-admin.ts), on one connection pool. */
+export type Client = ServiceClient["Service"] & ReturnType<typeof eventAdmin>
 
 /** Runs `use` against a real client for `baseUrl`; the client's connections close when it ends. */
 export const withClient = <A, E>(
@@ -11,8 +14,13 @@ export const withClient = <A, E>(
   timeoutMs?: number
 ): Promise<A> =>
   Effect.runPromise(
-    Effect.flatMap(ServiceClient, use).pipe(
-      Effect.provide(ServiceClient.layer({ baseUrl, token: Redacted.make(token), ...(timeoutMs === undefined ? {} : { timeoutMs }) }))
+    Effect.gen(function*() {
+      const client = yield* ServiceClient
+      return yield* use({ ...client, ...eventAdmin(yield* ServiceCalls) })
+    }).pipe(
+      Effect.provide(ServiceClient.onCalls.pipe(
+        Layer.provideMerge(ServiceCalls.layer({ baseUrl, token: Redacted.make(token), ...(timeoutMs === undefined ? {} : { timeoutMs }) }))
+      ))
     )
   )
 
