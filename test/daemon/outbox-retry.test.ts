@@ -10,7 +10,7 @@ import { tempDir } from "../../scripts/support/temp-dir.ts"
 /** systemd's side of the seam: the messages the daemon sent, in order. */
 const recordingNotify = () => {
   const sent: Array<Readonly<Record<string, string>>> = []
-  return { sent, layer: Layer.succeed(SystemdNotify, SystemdNotify.of({ send: (fields) => Effect.sync(() => void sent.push(fields)) })) }
+  return { sent, layer: Layer.succeed(SystemdNotify, SystemdNotify.of({ settings: undefined, send: (fields) => Effect.sync(() => void sent.push(fields)) })) }
 }
 
 describe("waiting for the state directory", () => {
