@@ -34,7 +34,7 @@ export const learnCommand = Command.make(
       Flag.atLeast(0)
     ),
     out: Flag.String("out").pipe(
-      Flag.withDescription("Live: also keep the recording in this new .ndjson capture (for support, or to learn again with --capture)"),
+      Flag.withDescription("Live: also keep the recording in this new .ndjson capture (for support, or to learn again with --capture); Ctrl-C keeps it too"),
       Flag.optional
     )
   },

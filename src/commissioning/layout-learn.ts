@@ -111,11 +111,9 @@ const keep = (out: string, chunks: ReadonlyArray<ReceivedChunk>) =>
     Effect.catch((code) => Effect.succeed(`Could not keep the recording in ${out}: ${code}.`))
   )
 
-/** `learn` on a live console: records while the technician types moments, then the report. Returns the exit code. */
-export const learnLive = Effect.fn("learnLive")(function*(options: LiveLearn) {
-  const chunks: Array<ReceivedChunk> = []
-  const observations: Array<Observation> = []
-  yield* Effect.scoped(Effect.gen(function*() {
+/** Records the console into `chunks` while the technician notes moments into `observations`, until an empty line or Ctrl-D. */
+const record = (options: LiveLearn, chunks: Array<ReceivedChunk>, observations: Array<Observation>) =>
+  Effect.scoped(Effect.gen(function*() {
     const session = yield* openSource(options.source, (chunk) => chunks.push(chunk))
     if (session.waiting !== undefined) yield* Console.log(`${session.waiting} (Ctrl-C gives up)`)
     const from = yield* Effect.raceFirst(
@@ -138,6 +136,17 @@ export const learnLive = Effect.fn("learnLive")(function*(options: LiveLearn) {
       yield* Console.log(`  noted at ${clockTime(next.at)}: ${describeNoted(noted)} (${bytes} bytes recorded so far)`)
     }
   }))
+
+/** `learn` on a live console: records while the technician types moments, then the report. Returns the exit code. */
+export const learnLive = Effect.fn("learnLive")(function*(options: LiveLearn) {
+  const chunks: Array<ReceivedChunk> = []
+  const observations: Array<Observation> = []
+  yield* record(options, chunks, observations).pipe(
+    // Ctrl-C ends the command, not the recording's worth: what was recorded is kept where --out says (nothing if nothing came).
+    Effect.onInterrupt(() =>
+      options.out === undefined || chunks.length === 0 ? Effect.void : Effect.flatMap(keep(options.out, chunks), (kept) => Console.log(`\n${kept}`))
+    )
+  )
   const kept = options.out === undefined ? undefined : yield* keep(options.out, chunks)
   if (observations.length === 0) {
     yield* Console.log(`Nothing noted: run again and type what the board shows, e.g. ${example}${kept === undefined ? "" : `\n${kept}`}`)

@@ -138,6 +138,8 @@ describe("scorebridge learn --capture (offline, a real process)", () => {
 interface Live {
   readonly stdin: Writable
   readonly kill: () => void
+  /** Ctrl-C at the technician's terminal. */
+  readonly interrupt: () => void
   /** Both streams, as the technician's terminal shows them. */
   readonly stdout: () => string
   readonly exited: Promise<number | null>
@@ -155,7 +157,7 @@ afterEach(async () => {
 
 const startLive = (args: ReadonlyArray<string>): Live => {
   const learn = startScorebridge(["learn", ...args], { stdin: "pipe" })
-  return { stdin: learn.process.stdin!, kill: learn.kill, stdout: () => learn.stdout() + learn.stderr(), exited: learn.exited.then((exit) => exit.code) }
+  return { stdin: learn.process.stdin!, kill: learn.kill, interrupt: () => learn.process.kill("SIGINT"), stdout: () => learn.stdout() + learn.stderr(), exited: learn.exited.then((exit) => exit.code) }
 }
 
 /**
@@ -207,6 +209,29 @@ describe("scorebridge learn on a live console (a real process on a socat pty, mo
     expect(stdout).toContain(`The recording is in ${out}`)
     const kept = parseCapture(readFileSync(out, "utf8"))
     expect(Result.isSuccess(kept) && kept.success.length > 0).toBe(true)
+  })
+
+  it("keeps what it recorded in --out when the technician presses Ctrl-C", async () => {
+    pty = await startPtyPair(scratch)
+    const out = join(scratch, `interrupted-${++files}.ndjson`)
+    live = startLive(["--protocol", "lines", "--port", pty.daemonPath, "--out", out])
+    await eventually("learn to record", () => (live!.stdout().includes("An empty line or Ctrl-D ends") ? true : undefined), { timeoutMs: 15_000 })
+    const writer = openWriter(pty.writerPath)
+    try {
+      // A line from the console, then a moment noted: its echo says how many bytes the recording holds.
+      await eventually("bytes to be recorded", () => {
+        writer.write(new TextEncoder().encode("12 34\n"))
+        live!.stdin.write("home 12 guest 34\n")
+        return /\([1-9]\d* bytes recorded so far\)/u.test(live!.stdout()) ? true : undefined
+      }, { intervalMs: 200 })
+    } finally {
+      writer.close()
+    }
+    live.interrupt()
+    await live.exited
+    expect(live.stdout()).toContain(`The recording is in ${out}`)
+    const kept = parseCapture(readFileSync(out, "utf8"))
+    expect(Result.isSuccess(kept) && kept.success.some((chunk) => new TextDecoder().decode(chunk.bytes).includes("12 34")), live.stdout()).toBe(true)
   })
 
   it("says so and exits 1 when the technician ends without noting anything", async () => {
