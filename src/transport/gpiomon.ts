@@ -105,14 +105,15 @@ const runSession = Effect.fnUntraced(function*(
   sinks: Sinks
 ) {
   const ended = yield* Deferred.make<string>()
-  const started = yield* Effect.result(Effect.acquireRelease(start(command, args, sinks, ended), stop))
+  const clock = yield* Clock.Clock
+  const started = yield* Effect.result(Effect.acquireRelease(start(command, args, sinks, ended, clock), stop))
   if (Result.isFailure(started)) return started.failure.message
   yield* connected
   yield* Effect.logDebug(`started ${command} ${args.join(" ")}`)
   return yield* Deferred.await(ended)
 })
 
-const start = (command: string, args: Array<string>, sinks: Sinks, ended: Deferred.Deferred<string>) =>
+const start = (command: string, args: Array<string>, sinks: Sinks, ended: Deferred.Deferred<string>, clock: Clock.Clock) =>
   Effect.callback<ChildProcess, GpiomonStartError>((done) => {
     const child = spawn(command, args, { stdio: ["ignore", "pipe", "pipe"], detached: true })
     let spawned = false
@@ -120,7 +121,7 @@ const start = (command: string, args: Array<string>, sinks: Sinks, ended: Deferr
     let partial = ""
     const end = (reason: string) => Deferred.doneUnsafe(ended, Effect.succeed(reason))
     // Stamped first thing: with `-E realtime` the edge time is gpiomon's, but v1 and monotonic times lean on it.
-    child.stdout!.on("data", (bytes: Buffer) => sinks.chunk({ bytes, receivedAt: Date.now() }))
+    child.stdout!.on("data", (bytes: Buffer) => sinks.chunk({ bytes, receivedAt: clock.currentTimeMillisUnsafe() }))
     child.stderr!.on("data", (bytes: Buffer) => {
       const pieces = (partial + bytes.toString("utf8")).split("\n")
       partial = pieces.pop()!.slice(0, maxStderrLineChars)

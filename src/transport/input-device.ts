@@ -1,4 +1,4 @@
-import { Deferred, Effect, Queue, Result, Schema, Stream } from "effect"
+import { Clock, Deferred, Effect, Queue, Result, Schema, Stream } from "effect"
 import { close, createReadStream, fstat, open, type ReadStream, type Stats } from "node:fs"
 import type { LinkState, ReceivedChunk } from "../domain/received.ts"
 import { superviseLink } from "./link-supervisor.ts"
@@ -66,8 +66,9 @@ const readSession = Effect.fnUntraced(function*(
   yield* connected
   const lost = yield* Deferred.make<string>()
   const markLost = (reason: string) => Deferred.doneUnsafe(lost, Effect.succeed(reason))
+  const clock = yield* Clock.Clock
   stream.on("data", (bytes: string | Buffer) => {
-    const receivedAt = Date.now()
+    const receivedAt = clock.currentTimeMillisUnsafe()
     // Without an encoding a ReadStream emits Buffers; its type cannot say so.
     if (typeof bytes === "string") return
     if (seekable) resume.position += bytes.length

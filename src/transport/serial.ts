@@ -77,7 +77,8 @@ const session = Effect.fnUntraced(function*(
   onState: (state: LinkState) => void
 ) {
   const lost = yield* Deferred.make<string>()
-  const opened = yield* Effect.result(Effect.acquireRelease(openPort(options, emit, lost), closePort))
+  const clock = yield* Clock.Clock
+  const opened = yield* Effect.result(Effect.acquireRelease(openPort(options, emit, lost, clock), closePort))
   if (Result.isFailure(opened)) {
     return { wasConnected: false, reason: opened.failure.message } satisfies SessionEnd
   }
@@ -88,7 +89,7 @@ const session = Effect.fnUntraced(function*(
   return { wasConnected: true, reason } satisfies SessionEnd
 })
 
-const openPort = (options: SerialOptions, emit: (chunk: ReceivedChunk) => void, lost: Deferred.Deferred<string>) =>
+const openPort = (options: SerialOptions, emit: (chunk: ReceivedChunk) => void, lost: Deferred.Deferred<string>, clock: Clock.Clock) =>
   Effect.callback<SerialPort, SerialOpenError>((resume) => {
     const fail = (err: unknown) =>
       resume(Effect.fail(new SerialOpenError({ path: options.path, message: describe(err) })))
@@ -107,7 +108,7 @@ const openPort = (options: SerialOptions, emit: (chunk: ReceivedChunk) => void, 
       return
     }
     // Registered before anything else and stamped first thing: receive time is the controller's clock.
-    port.on("data", (bytes: Buffer) => emit({ bytes, receivedAt: Date.now() }))
+    port.on("data", (bytes: Buffer) => emit({ bytes, receivedAt: clock.currentTimeMillisUnsafe() }))
     const markLost = (reason: string) => Deferred.doneUnsafe(lost, Effect.succeed(reason))
     // Every way a port dies ends the session; the first one seen names the cause.
     // A pty whose socat ended fails its pending read with EIO, which serialport turns into a

@@ -48,11 +48,13 @@ const connectSession = Effect.fnUntraced(function*(
   emit: (chunk: ReceivedChunk) => void
 ) {
   const lost = yield* Deferred.make<string>()
-  const silence = new Silence(options.quietMs, yield* Clock.currentTimeMillis)
+  // Captured for the socket callback: arrivals and silence read the same clock as the watch.
+  const clock = yield* Clock.Clock
+  const silence = new Silence(options.quietMs, clock.currentTimeMillisUnsafe())
   const markLost = (reason: string) => Deferred.doneUnsafe(lost, Effect.succeed(reason))
   const opened = yield* Effect.acquireRelease(
     openSocket(options.endpoint, target, (bytes) => {
-      const receivedAt = Date.now()
+      const receivedAt = clock.currentTimeMillisUnsafe()
       silence.heard(receivedAt)
       emit({ bytes, receivedAt })
     }, markLost),

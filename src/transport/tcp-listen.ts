@@ -1,4 +1,4 @@
-import { Deferred, Effect, Queue, Stream } from "effect"
+import { Clock, Deferred, Effect, Queue, Stream } from "effect"
 import { createServer, type Server, type Socket } from "node:net"
 import type { HostPort } from "../domain/host-port.ts"
 import { formatHostPort, plainAddress } from "../domain/host-port.ts"
@@ -51,72 +51,76 @@ export const tcpListenChunks = (options: TcpListenOptions, onState: (state: Link
     }).pipe(Effect.annotateLogs({ link: `tcp listen ${address}` }))
   })
 
-const listenSession = Effect.fnUntraced(function*(
-  options: TcpListenOptions,
-  address: string,
-  bound: Effect.Effect<void>,
-  onState: (state: LinkState) => void,
-  emit: (chunk: ReceivedChunk) => void
-) {
-  const lost = yield* Deferred.make<string>()
-  const events = yield* Queue.unbounded<ConsoleEvent>()
-  const silence = new Silence(options.quietMs, Date.now())
-  const console: { current: Socket | undefined; peer: string } = { current: undefined, peer: "" }
-  const strangers = new Set<string>()
-  const server = yield* Effect.acquireRelease(
-    openServer(options.endpoint, address, (reason) => Deferred.doneUnsafe(lost, Effect.succeed(reason)), (socket) => {
-      const address = plainAddress(socket.remoteAddress)
-      const peer = `${address}:${socket.remotePort}`
-      // A device that is not the console must not take its place: closed before it can.
-      if (options.from !== undefined && address !== options.from) {
-        socket.destroy()
-        if (!strangers.has(address) && strangers.size < maxNamedStrangers) {
-          strangers.add(address)
-          Queue.offerUnsafe(events, { _tag: "refused", peer })
-        }
-        return
-      }
-      socket.setKeepAlive(true, keepAliveMs)
-      const previous = console.current
-      console.current = socket
-      console.peer = peer
-      silence.reset(Date.now())
-      let reason = `console ${peer} closed the connection`
-      // Stamped first thing: receive time is the console's clock.
-      socket.on("data", (bytes: Buffer) => {
-        if (console.current !== socket) return
-        const receivedAt = Date.now()
-        const wasQuiet = silence.heard(receivedAt)
-        emit({ bytes, receivedAt })
-        if (wasQuiet) Queue.offerUnsafe(events, { _tag: "back", peer })
-      })
-      socket.on("error", (err) => {
-        reason = `console ${networkProblem(err, peer)}`
-      })
-      socket.on("close", () => {
-        if (console.current !== socket) return
-        console.current = undefined
-        Queue.offerUnsafe(events, { _tag: "closed", peer, reason })
-      })
-      if (previous === undefined) {
-        Queue.offerUnsafe(events, { _tag: "connected", peer })
-      } else {
-        previous.destroy()
-        Queue.offerUnsafe(events, { _tag: "replaced", previous: `${plainAddress(previous.remoteAddress)}:${previous.remotePort}`, peer })
-      }
-    }),
-    (server) => Effect.sync(() => {
-      console.current?.destroy()
-      console.current = undefined
-      server?.close()
-    })
-  )
-  if (server === undefined) return yield* Deferred.await(lost)
-  yield* bound
+/** The console's connection of the moment, shared by the socket callbacks and the silence watch. */
+interface ConsoleSlot {
+  current: Socket | undefined
+  peer: string
+}
 
+interface Acceptance {
+  readonly options: TcpListenOptions
+  readonly slot: ConsoleSlot
+  readonly silence: Silence
+  readonly clock: Clock.Clock
+  readonly events: Queue.Queue<ConsoleEvent>
+  readonly emit: (chunk: ReceivedChunk) => void
+}
+
+/** A stranger is closed before it can take the console's place, and named once (up to a few). */
+const refuseStranger = (socket: Socket, address: string, peer: string, strangers: Set<string>, events: Queue.Queue<ConsoleEvent>) => {
+  socket.destroy()
+  if (!strangers.has(address) && strangers.size < maxNamedStrangers) {
+    strangers.add(address)
+    Queue.offerUnsafe(events, { _tag: "refused", peer })
+  }
+}
+
+/** The socket becomes the console's connection: its bytes are stamped and emitted, its end told. */
+const takeConsole = ({ slot, silence, clock, events, emit }: Acceptance, socket: Socket, peer: string) => {
+  socket.setKeepAlive(true, keepAliveMs)
+  const previous = slot.current
+  slot.current = socket
+  slot.peer = peer
+  silence.reset(clock.currentTimeMillisUnsafe())
+  let reason = `console ${peer} closed the connection`
+  // Stamped first thing: receive time is the console's clock.
+  socket.on("data", (bytes: Buffer) => {
+    if (slot.current !== socket) return
+    const receivedAt = clock.currentTimeMillisUnsafe()
+    const wasQuiet = silence.heard(receivedAt)
+    emit({ bytes, receivedAt })
+    if (wasQuiet) Queue.offerUnsafe(events, { _tag: "back", peer })
+  })
+  socket.on("error", (err) => {
+    reason = `console ${networkProblem(err, peer)}`
+  })
+  socket.on("close", () => {
+    if (slot.current !== socket) return
+    slot.current = undefined
+    Queue.offerUnsafe(events, { _tag: "closed", peer, reason })
+  })
+  if (previous === undefined) return Queue.offerUnsafe(events, { _tag: "connected", peer })
+  previous.destroy()
+  Queue.offerUnsafe(events, { _tag: "replaced", previous: `${plainAddress(previous.remoteAddress)}:${previous.remotePort}`, peer })
+}
+
+/** What to do with each connection: only `from` (when set) may be the console. */
+const acceptConnections = (acceptance: Acceptance) => {
+  const strangers = new Set<string>()
+  return (socket: Socket) => {
+    const address = plainAddress(socket.remoteAddress)
+    const peer = `${address}:${socket.remotePort}`
+    const from = acceptance.options.from
+    if (from !== undefined && address !== from) return refuseStranger(socket, address, peer, strangers, acceptance.events)
+    takeConsole(acceptance, socket, peer)
+  }
+}
+
+/** Link states and log lines for what happened to the console's connection. */
+const followConsole = (options: TcpListenOptions, address: string, onState: (state: LinkState) => void) => {
   const connectedVia = (peer: string): LinkState => ({ _tag: "connected", target: `${peer} → ${address}` })
   const down = (reason: string): LinkState => ({ _tag: "disconnected", target: address, reason, retryInMs: 0 })
-  const follow = (event: ConsoleEvent) => {
+  return (event: ConsoleEvent) => {
     switch (event._tag) {
       case "connected":
         onState(connectedVia(event.peer))
@@ -136,10 +140,37 @@ const listenSession = Effect.fnUntraced(function*(
         return Effect.logWarning(`closed a connection from ${event.peer} on ${address}: only ${options.from} may connect (further ones from that address are closed silently)`)
     }
   }
-  yield* Effect.forkScoped(Effect.forever(Effect.flatMap(Queue.take(events), follow)))
+}
+
+const listenSession = Effect.fnUntraced(function*(
+  options: TcpListenOptions,
+  address: string,
+  bound: Effect.Effect<void>,
+  onState: (state: LinkState) => void,
+  emit: (chunk: ReceivedChunk) => void
+) {
+  const lost = yield* Deferred.make<string>()
+  const events = yield* Queue.unbounded<ConsoleEvent>()
+  // Captured for the socket callbacks: arrivals and silence read the same clock as the watch.
+  const clock = yield* Clock.Clock
+  const silence = new Silence(options.quietMs, clock.currentTimeMillisUnsafe())
+  const slot: ConsoleSlot = { current: undefined, peer: "" }
+  const onConnection = acceptConnections({ options, slot, silence, clock, events, emit })
+  const server = yield* Effect.acquireRelease(
+    openServer(options.endpoint, address, (reason) => Deferred.doneUnsafe(lost, Effect.succeed(reason)), onConnection),
+    (server) => Effect.sync(() => {
+      slot.current?.destroy()
+      slot.current = undefined
+      server?.close()
+    })
+  )
+  if (server === undefined) return yield* Deferred.await(lost)
+  yield* bound
+  const down = (reason: string): LinkState => ({ _tag: "disconnected", target: address, reason, retryInMs: 0 })
+  yield* Effect.forkScoped(Effect.forever(Effect.flatMap(Queue.take(events), followConsole(options, address, onState))))
   yield* Effect.forkScoped(silence.watch((silentMs) => {
-    if (console.current === undefined) return Effect.void
-    const reason = quietReason(`console ${console.peer}`, silentMs)
+    if (slot.current === undefined) return Effect.void
+    const reason = quietReason(`console ${slot.peer}`, silentMs)
     onState(down(reason))
     return Effect.logWarning(`${reason}; still listening on ${address}`)
   }))

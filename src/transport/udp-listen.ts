@@ -1,4 +1,4 @@
-import { Deferred, Effect, Queue, Stream } from "effect"
+import { Clock, Deferred, Effect, Queue, Stream } from "effect"
 import { createSocket, type Socket } from "node:dgram"
 import type { HostPort } from "../domain/host-port.ts"
 import { formatHostPort, plainAddress } from "../domain/host-port.ts"
@@ -50,7 +50,9 @@ const udpSession = Effect.fnUntraced(function*(
 ) {
   const lost = yield* Deferred.make<string>()
   const events = yield* Queue.unbounded<SenderEvent>()
-  const silence = new Silence(options.quietMs, Date.now())
+  // Captured for the socket callback: arrivals and silence read the same clock as the watch.
+  const clock = yield* Clock.Clock
+  const silence = new Silence(options.quietMs, clock.currentTimeMillisUnsafe())
   let up = false
   let lastSender = ""
   const strangers = new Set<string>()
@@ -58,7 +60,7 @@ const udpSession = Effect.fnUntraced(function*(
   const socket = yield* Effect.acquireRelease(
     openSocket(options.endpoint, address, (reason) => Deferred.doneUnsafe(lost, Effect.succeed(reason)), (bytes, sender) => {
       // Stamped first thing: receive time is the console's clock.
-      const receivedAt = Date.now()
+      const receivedAt = clock.currentTimeMillisUnsafe()
       if (options.from !== undefined && sender !== options.from) {
         ignored++
         if (!strangers.has(sender) && strangers.size < maxNamedStrangers) {
