@@ -1,15 +1,14 @@
-import { Clock, Context, Effect, Exit, Layer, Option, Queue, type Scope } from "effect"
+import { Clock, Context, Effect, Exit, Layer, Queue, type Scope } from "effect"
 import { ServiceClient } from "../service/client.ts"
 import { BridgeEvents } from "../bus/bridge-events.ts"
-import { makeBackOff, type Successes } from "./back-off.ts"
-import { staleAutoHighlight } from "../highlights/auto-footage.ts"
+import { makeBackOff } from "./back-off.ts"
 import { Deliverer } from "./deliverer.ts"
 import { clicksInFlightPerPlace, Lanes } from "./lanes.ts"
 import { Outbox, type OutboxItem } from "./outbox.ts"
+import { makeDeliveryAttempt, untilSettled } from "./delivery-attempt.ts"
 import { makeOutcomeRecorder } from "./outcome-recorder.ts"
-import type { Outcome } from "../domain/outcome.ts"
-import { RateBudget, slotOf } from "./rate-budget.ts"
-import { makeRequestsInSlots } from "./slots.ts"
+import type { SchedulerPorts } from "./scheduler-ports.ts"
+import { RateBudget } from "./rate-budget.ts"
 import { retryOnStorageFailure } from "./storage-retry.ts"
 import { makeTokenProbe } from "./token-probe.ts"
 
@@ -43,23 +42,10 @@ export class Scheduler extends Context.Service<Scheduler, {
   }))
 }
 
-/** What the scheduler uses of the rest of the daemon: the seams its unit tests stand in for. */
-export interface SchedulerPorts {
-  readonly outbox: Pick<
-    Outbox["Service"],
-    | "get" | "heads" | "pending" | "onDisk" | "unmarkSending" | "whenAppended" | "diskFailure"
-    | "markDelivered" | "markWarning" | "markDead" | "markMissed" | "reschedule"
-  >
-  readonly budget: Pick<RateBudget["Service"], "acquire" | "sending" | "finished" | "succeeded" | "rateLimited" | "suspend" | "resume">
-  readonly deliverer: Deliverer["Service"]
-  readonly successes: Successes
-  /** An item's attempt has an outcome (for the status page and the demo). */
-  readonly settled: (event: { readonly place: string; readonly itemId: number; readonly kind: OutboxItem["kind"]; readonly outcome: Outcome }) => Effect.Effect<void>
-}
+export type { SchedulerPorts } from "./scheduler-ports.ts"
 
 export const makeScheduler = Effect.fnUntraced(function*(ports: SchedulerPorts): Effect.fn.Return<Scheduler["Service"], never, Scope.Scope> {
   const { outbox, budget, deliverer } = ports
-  const backOff = makeBackOff(ports.successes)
   const bell = yield* Queue.sliding<void>(1)
   const lanes = new Lanes<OutboxItem>()
   let lastLoopAt = yield* Clock.currentTimeMillis
@@ -69,58 +55,13 @@ export const makeScheduler = Effect.fnUntraced(function*(ports: SchedulerPorts):
 
   const tokenProbe = makeTokenProbe({ budget, probe: deliverer.probe })
   const record = makeOutcomeRecorder({ outbox, budget, probeToken: tokenProbe.start })
-  const requestsInSlots = makeRequestsInSlots(budget)
   // Once the disk has failed to store a write, nothing more is delivered: the daemon ends (reload.ts).
   let diskFailed = false
   yield* Effect.forkScoped(Effect.andThen(outbox.diskFailure, Effect.sync(() => {
     diskFailed = true
   })))
 
-  const deliverOnce = (head: OutboxItem) =>
-    Effect.gen(function*() {
-      // Read again: an earlier attempt may have left it in doubt (reconcile first) or settled it.
-      const current = yield* outbox.get(head.id)
-      if (Option.isNone(current) || current.value.state !== "pending") return
-      const item = current.value
-      // An auto-highlight whose footage is gone is not sent late, and spends no slot.
-      const stale = staleAutoHighlight(item, yield* Clock.currentTimeMillis)
-      if (stale !== undefined) {
-        yield* ports.settled({ place: item.place, itemId: item.id, kind: item.kind, outcome: stale })
-        return yield* record(item, stale)
-      }
-      const markedFor = yield* Effect.gen(function*() {
-        // The in-doubt mark is written while the item waits, not inside its slot.
-        const marked = item.sentAt === null ? yield* deliverer.markBeforeSlot(item) : undefined
-        // Nothing leaves before it is on disk (the scheduler sees an item as soon as it is committed).
-        yield* outbox.onDisk(item.id)
-        yield* budget.acquire(...slotOf(item))
-        return marked
-      }).pipe(
-        // Shut down before its slot (while its mark was written, waited for the disk, or for the
-        // slot): nothing left, so an item that was not in doubt before is not after a restart.
-        Effect.onInterrupt(() => item.sentAt === null ? Effect.ignore(outbox.unmarkSending(item.id)) : Effect.void)
-      )
-      const outcome = yield* requestsInSlots(item, (slot) => deliverer.deliver(item, slot), markedFor)
-      yield* ports.settled({ place: item.place, itemId: item.id, kind: item.kind, outcome })
-      yield* record(item, outcome)
-    })
-
-  const attempts = (item: OutboxItem) =>
-    Effect.gen(function*() {
-      // An auto-highlight waits here for a press that would replace it (see Outbox.appendMerging).
-      const holdMs = item.notBefore - (yield* Clock.currentTimeMillis)
-      if (holdMs > 0) yield* Effect.sleep(holdMs)
-      for (let failures = 0;; failures++) {
-        const failed = yield* deliverOnce(item).pipe(
-          // 429 and 401 are paced by the budget itself: try again as soon as it grants a slot.
-          Effect.retry({ while: (e) => e._tag === "Retryable" && e.kind !== "transient" }),
-          Effect.as(undefined),
-          Effect.catchTag("Retryable", Effect.succeed)
-        )
-        if (failed === undefined) return
-        yield* backOff.wait(item, failures, failed.failedAt)
-      }
-    })
+  const attempts = untilSettled(makeDeliveryAttempt(ports, record), makeBackOff(ports.successes))
 
   const deliver = (item: OutboxItem) =>
     retryOnStorageFailure(item, attempts(item), () => diskFailed).pipe(

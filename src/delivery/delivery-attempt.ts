@@ -1,0 +1,75 @@
+import { Clock, Effect, Option } from "effect"
+import { staleAutoHighlight } from "../highlights/auto-footage.ts"
+import type { makeBackOff } from "./back-off.ts"
+import type { OutboxItem } from "./outbox.ts"
+import type { makeOutcomeRecorder } from "./outcome-recorder.ts"
+import { slotOf } from "./rate-budget.ts"
+import type { SchedulerPorts } from "./scheduler-ports.ts"
+import { makeRequestsInSlots } from "./slots.ts"
+
+/**
+ * One attempt at an item: read it again, mark it in doubt and wait for it to be on disk and for
+ * its first slot, run its requests in their slots, then tell and record the outcome. Fails with
+ * the recorder's Retryable when the item is to be tried again, and with the outbox's errors.
+ */
+export const makeDeliveryAttempt = (ports: SchedulerPorts, record: ReturnType<typeof makeOutcomeRecorder>) => {
+  const { outbox, budget, deliverer } = ports
+  const requestsInSlots = makeRequestsInSlots(budget)
+
+  /** Marks the item (when known where it goes), waits for the disk and the slot; returns the mark. */
+  const untilSlot = (item: OutboxItem) =>
+    Effect.gen(function*() {
+      // The in-doubt mark is written while the item waits, not inside its slot.
+      const marked = item.sentAt === null ? yield* deliverer.markBeforeSlot(item) : undefined
+      // Nothing leaves before it is on disk (the scheduler sees an item as soon as it is committed).
+      yield* outbox.onDisk(item.id)
+      yield* budget.acquire(...slotOf(item))
+      return marked
+    }).pipe(
+      // Shut down before its slot (while its mark was written, waited for the disk, or for the
+      // slot): nothing left, so an item that was not in doubt before is not after a restart.
+      Effect.onInterrupt(() => item.sentAt === null ? Effect.ignore(outbox.unmarkSending(item.id)) : Effect.void)
+    )
+
+  return (head: OutboxItem) =>
+    Effect.gen(function*() {
+      // Read again: an earlier attempt may have left it in doubt (reconcile first) or settled it.
+      const current = yield* outbox.get(head.id)
+      if (Option.isNone(current) || current.value.state !== "pending") return
+      const item = current.value
+      // An auto-highlight whose footage is gone is not sent late, and spends no slot.
+      const stale = staleAutoHighlight(item, yield* Clock.currentTimeMillis)
+      if (stale !== undefined) {
+        yield* ports.settled({ place: item.place, itemId: item.id, kind: item.kind, outcome: stale })
+        return yield* record(item, stale)
+      }
+      const markedFor = yield* untilSlot(item)
+      const outcome = yield* requestsInSlots(item, (slot) => deliverer.deliver(item, slot), markedFor)
+      yield* ports.settled({ place: item.place, itemId: item.id, kind: item.kind, outcome })
+      yield* record(item, outcome)
+    })
+}
+
+/**
+ * Attempts at an item until one settles it. 429 and 401 are paced by the budget itself: tried
+ * again as soon as it grants a slot; other failures wait for the item's back-off.
+ */
+export const untilSettled = (
+  attempt: ReturnType<typeof makeDeliveryAttempt>,
+  backOff: ReturnType<typeof makeBackOff>
+) =>
+(item: OutboxItem) =>
+  Effect.gen(function*() {
+    // An auto-highlight waits here for a press that would replace it (see Outbox.appendMerging).
+    const holdMs = item.notBefore - (yield* Clock.currentTimeMillis)
+    if (holdMs > 0) yield* Effect.sleep(holdMs)
+    for (let failures = 0;; failures++) {
+      const failed = yield* attempt(item).pipe(
+        Effect.retry({ while: (e) => e._tag === "Retryable" && e.kind !== "transient" }),
+        Effect.as(undefined),
+        Effect.catchTag("Retryable", Effect.succeed)
+      )
+      if (failed === undefined) return
+      yield* backOff.wait(item, failures, failed.failedAt)
+    }
+  })

@@ -1,0 +1,20 @@
+import type { Effect } from "effect"
+import type { Outcome } from "../domain/outcome.ts"
+import type { Successes } from "./back-off.ts"
+import type { Deliverer } from "./deliverer.ts"
+import type { Outbox, OutboxItem } from "./outbox.ts"
+import type { RateBudget } from "./rate-budget.ts"
+
+/** What the scheduler uses of the rest of the daemon: the seams its unit tests stand in for. */
+export interface SchedulerPorts {
+  readonly outbox: Pick<
+    Outbox["Service"],
+    | "get" | "heads" | "pending" | "onDisk" | "unmarkSending" | "whenAppended" | "diskFailure"
+    | "markDelivered" | "markWarning" | "markDead" | "markMissed" | "reschedule"
+  >
+  readonly budget: Pick<RateBudget["Service"], "acquire" | "sending" | "finished" | "succeeded" | "rateLimited" | "suspend" | "resume">
+  readonly deliverer: Deliverer["Service"]
+  readonly successes: Successes
+  /** An item's attempt has an outcome (for the status page and the demo). */
+  readonly settled: (event: { readonly place: string; readonly itemId: number; readonly kind: OutboxItem["kind"]; readonly outcome: Outcome }) => Effect.Effect<void>
+}
