@@ -6,6 +6,7 @@ import { OutboxWriteError } from "../../src/delivery/outbox-errors.ts"
 import { RateBudget } from "../../src/delivery/rate-budget.ts"
 import { makeScheduler } from "../../src/delivery/scheduler.ts"
 import { advanceUntil, memoryOutbox, scriptedService } from "./scheduler-ports.ts"
+import { clickPayload } from "../support/outbox-payloads.ts"
 
 /**
  * The scheduler's rules on virtual time: its lanes, priorities, back-offs, 429 and 401 handling,
@@ -36,7 +37,7 @@ const setup = (requestsPerSecond = 5) =>
   })
 
 const score = (left: number) => ({ timeStamp: t0 + left, left, right: 0, period: 1 })
-const press = (clickId: string, at: number) => ({ timeStamp: at, metadata: { clickId } })
+const press = (clickId: string, at: number) => clickPayload(at, { clickId })
 
 describe("scheduler: lanes and priorities", () => {
   it.effect("drains a 60-entry backlog of two places: each place in capture order, the places in turn, one request per interval", () =>
@@ -78,7 +79,7 @@ describe("scheduler: lanes and priorities", () => {
       const old = t0 - 120_000
       const auto = yield* outbox.append({
         place: "court-1", kind: "click", createdAt: old,
-        payload: { timeStamp: old, startTime: old - 10_000, endTime: old + 5_000, metadata: { clickId: "a-1", source: "auto", rule: "set-won" } }
+        payload: clickPayload(old, { clickId: "a-1", source: "auto", rule: "set-won" }, { startTime: old - 10_000, endTime: old + 5_000 })
       })
       const next = yield* outbox.append({ place: "court-1", kind: "score", payload: score(1) })
       yield* advanceUntil(() => outbox.item(next.id)?.state === "delivered", "the entry behind it")

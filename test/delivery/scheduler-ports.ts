@@ -1,6 +1,6 @@
 import { Clock, Deferred, Effect, Option } from "effect"
 import { TestClock } from "effect/testing"
-import type { OutboxItem } from "../../src/delivery/outbox.ts"
+import { isKind, type ItemOf, type KindPayload, type OutboxItem } from "../../src/delivery/outbox.ts"
 import type { Outcome } from "../../src/domain/outcome.ts"
 import { Step } from "../../src/delivery/deliverer.ts"
 import { OutboxWriteError } from "../../src/delivery/outbox-errors.ts"
@@ -19,7 +19,7 @@ export const memoryOutbox = () => {
   let nextId = 1
   const pendingOf = (place: string, kind: OutboxItem["kind"]) =>
     [...items.values()].filter((i) => i.state === "pending" && i.place === place && i.kind === kind).sort((a, b) => a.id - b.id)
-  const update = (id: number, change: Partial<OutboxItem>) => Effect.sync(() => {
+  const update = (id: number, change: Partial<Omit<ItemOf<"score">, "kind" | "payload">>) => Effect.sync(() => {
     const item = items.get(id)
     if (item !== undefined) items.set(id, { ...item, ...change })
   })
@@ -44,7 +44,7 @@ export const memoryOutbox = () => {
       return [...places].flatMap((place) => (["click", "score", "undo"] as const).flatMap((kind) => pendingOf(place, kind).slice(0, 1)))
         .sort((a, b) => a.id - b.id)
     }),
-    pending: (place, kind, limit) => Effect.sync(() => pendingOf(place, kind).slice(0, limit)),
+    pending: (place, kind, limit) => Effect.sync(() => pendingOf(place, kind).filter(isKind(kind)).slice(0, limit)),
     onDisk: () => Effect.void,
     unmarkSending: (id) => update(id, { sentAt: null, sentTo: null }),
     whenAppended: (effect) => Effect.sync(() => void listeners.push(effect)),
@@ -64,11 +64,11 @@ export const memoryOutbox = () => {
   }
 
   /** Stores an item as the real outbox's append does, and wakes whoever listens. */
-  const append = (input: Pick<OutboxItem, "place" | "kind" | "payload"> & { readonly createdAt?: number; readonly notBefore?: number }) =>
+  const append = (input: KindPayload & { readonly place: string; readonly createdAt?: number; readonly notBefore?: number }) =>
     Effect.gen(function*() {
       const now = yield* Clock.currentTimeMillis
       const item: OutboxItem = {
-        id: nextId++, place: input.place, kind: input.kind, payload: input.payload, eventKey: "ev-1", dedupeKey: null,
+        ...input, id: nextId++, eventKey: "ev-1", dedupeKey: null,
         createdAt: input.createdAt ?? now, attempts: 0, notBefore: input.notBefore ?? 0, state: "pending",
         lastError: null, result: null, settledAt: null, sentAt: null, sentTo: null
       }
