@@ -1,9 +1,9 @@
 import { spawnSync } from "node:child_process"
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { readFileSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { build } from "esbuild"
 import type { ProtocolName } from "./consoles.ts"
+import { tempDir } from "../scripts/support/temp-dir.ts"
 
 const root = join(import.meta.dirname, "..")
 
@@ -24,7 +24,7 @@ export const daemonNodeFlags = (): ReadonlyArray<string> => {
  * --jitless turns off) and run in a child Node with the daemon's flags.
  */
 export const measureDecodersUnderDaemonFlags = async (protocols: ReadonlyArray<ProtocolName>): Promise<Record<string, number>> => {
-  const dir = mkdtempSync(join(tmpdir(), "scorebridge-decode-"))
+  const dir = tempDir("decode")
   try {
     const entry = join(dir, "entry.ts")
     writeFileSync(entry, [

@@ -18,8 +18,7 @@
  * MALLOC_* variable) set here reach it, to compare variants.
  */
 import { spawn, spawnSync } from "node:child_process"
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { readdirSync, readFileSync, rmSync } from "node:fs"
 import { join } from "node:path"
 import { parseArgs } from "node:util"
 import { makeCleanup } from "./cleanup.ts"
@@ -29,6 +28,7 @@ import { headings, say } from "./report.ts"
 import { startupPhase } from "./startup.ts"
 import { runSteady } from "./steady.ts"
 import { sleep } from "./stats.ts"
+import { tempDir } from "../scripts/support/temp-dir.ts"
 
 const { values: args } = parseArgs({ options: { seconds: { type: "string", default: "90" }, label: { type: "string", default: "" }, hold: { type: "string", default: "0" } } })
 const seconds = Number(args.seconds)
@@ -148,7 +148,7 @@ const main = async () => {
   const heading = headings(3)
   const cleanup = makeCleanup()
   try {
-    const dir = mkdtempSync(join(tmpdir(), "scorebridge-memory-"))
+    const dir = tempDir("memory")
     cleanup.defer(() => rmSync(dir, { recursive: true, force: true }))
     const { venue, daemon, startupMs } = await startupPhase(heading, cleanup, dir, { placeCount: 8, benchStartedAt: Date.now() })
 

@@ -13,9 +13,7 @@
  * This file only orders the phases; each prints its own lines and returns its figures to the
  * summary (summary.ts), which holds the targets and the JSON line.
  */
-import { mkdtempSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
+import { rmSync } from "node:fs"
 import { parseArgs } from "node:util"
 import { makeCleanup } from "./cleanup.ts"
 import { decoderPhase } from "./decoders.ts"
@@ -30,6 +28,7 @@ import { recordStalls } from "./stalls.mjs"
 import { startupPhase } from "./startup.ts"
 import { steadyPhase } from "./steady.ts"
 import { type LoadedFigures, summarize } from "./summary.ts"
+import { tempDir } from "../scripts/support/temp-dir.ts"
 
 const { values: args } = parseArgs({
   options: {
@@ -60,7 +59,7 @@ const main = async () => {
 
   const cleanup = makeCleanup()
   try {
-    const dir = mkdtempSync(join(tmpdir(), "scorebridge-bench-"))
+    const dir = tempDir("bench")
     cleanup.defer(() => rmSync(dir, { recursive: true, force: true }))
     const { venue, daemon, startupMs, stopTicking } = await startupPhase(heading, cleanup, dir, { placeCount, benchStartedAt })
 

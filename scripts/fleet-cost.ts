@@ -11,8 +11,8 @@
 //    agent and of the daemon every 10 s for 3 minutes, and their CPU seconds over that window.
 //
 // Run: node scripts/fleet-cost.ts (build the bundle first: node scripts/build.ts). About 5 minutes.
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs"
-import { loadavg, tmpdir } from "node:os"
+import { mkdirSync, readdirSync, rmSync, statSync } from "node:fs"
+import { loadavg } from "node:os"
 import { join } from "node:path"
 import { connectAsync, type MqttClient } from "mqtt"
 import { SimulatorControl } from "../simulator/control-client.ts"
@@ -23,6 +23,7 @@ import { daemonConfig, jsonCourtOverMqtt, type PlaceConfig, writeConfig } from "
 import { eventually } from "./support/eventually.ts"
 import { freePort } from "./support/free-port.ts"
 import { startMosquitto } from "./support/mosquitto.ts"
+import { tempDir } from "./support/temp-dir.ts"
 
 const venue = "cost-venue"
 const token = `fleet-cost-token-${process.pid}`
@@ -107,7 +108,7 @@ const release = async () => {
 process.once("SIGINT", () => process.exit(130))
 
 try {
-  const dir = mkdtempSync(join(tmpdir(), "scorebridge-fleet-cost-"))
+  const dir = tempDir("fleet-cost")
   releases.push(() => rmSync(dir, { recursive: true, force: true }))
 
   // --- 1. the series of a venue after real activity ---

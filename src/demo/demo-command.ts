@@ -1,5 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { rmSync } from "node:fs"
 import { join } from "node:path"
 import { Console, Effect, Layer, Redacted, Schema, Stream } from "effect"
 import { Command, Flag } from "effect/cli"
@@ -9,6 +8,7 @@ import { pinoLoggerLayer } from "../observability/logger.ts"
 import { BridgeEvents } from "../bus/bridge-events.ts"
 import { describeEvent } from "./describe-event.ts"
 import { simulatedTennisConsole } from "./simulated-console.ts"
+import { tempDir } from "../../scripts/support/temp-dir.ts"
 
 export const demoCommand = Command.make(
   "demo",
@@ -29,7 +29,7 @@ export const demoCommand = Command.make(
     const control = new SimulatorControl(sim.url)
     const event = yield* Effect.promise(() => control.startEvent("court-1", { homeTeam: "Home", awayTeam: "Away", name: "Demo match" }))
     const stateDirectory = yield* Effect.acquireRelease(
-      Effect.sync(() => mkdtempSync(join(tmpdir(), "scorebridge-demo-"))),
+      Effect.sync(() => tempDir("demo")),
       (dir) => Effect.sync(() => rmSync(dir, { recursive: true, force: true }))
     )
     const config = Schema.decodeUnknownSync(Config)({

@@ -3,7 +3,8 @@ import { join } from "node:path"
 import { afterEach, describe, expect, it } from "vitest"
 import { clicksOn, place, sport, startBroker, startService, token } from "../clicks-e2e/harness.ts"
 import { faultDaemon } from "../../scripts/support/fault-daemon.ts"
-import { resources, tempDir } from "../scoreboard/harness.ts"
+import { resources } from "../scoreboard/harness.ts"
+import { tempDir } from "../../scripts/support/temp-dir.ts"
 import { daemonConfig, writeConfig } from "../../scripts/support/daemon-config.ts"
 import { eventually } from "../../scripts/support/eventually.ts"
 import { freePort } from "../../scripts/support/free-port.ts"
@@ -25,7 +26,7 @@ describe("a Shelly Gen1 press re-published after a kill -9 of the daemon", () =>
   const gen1 = (count: number) => JSON.stringify({ event: "S", event_cnt: count })
 
   it("makes no second click after the restart; the next event_cnt makes one", async () => {
-    const dir = tempDir(res, "press-identity-restart")
+    const dir = tempDir("press-identity-restart", res)
     const service = await startService(res, 20)
     const { eventKey } = await service.control.startEvent(place, { homeTeam: "Home", awayTeam: "Away", name: "match" })
     const brokerDir = join(dir, "broker")

@@ -5,7 +5,8 @@ import { join } from "node:path"
 import { afterEach, describe, expect, it } from "vitest"
 import { SimulatorControl } from "../../simulator/control-client.ts"
 import { startSimulator } from "../../simulator/index.ts"
-import { resources, tempDir } from "../scoreboard/harness.ts"
+import { resources } from "../scoreboard/harness.ts"
+import { tempDir } from "../../scripts/support/temp-dir.ts"
 import { writeConfig } from "../../scripts/support/daemon-config.ts"
 import { eventually } from "../../scripts/support/eventually.ts"
 import { freePort } from "../../scripts/support/free-port.ts"
@@ -93,7 +94,7 @@ describe.skipIf(!built)("the bundled CLI (dist/scorebridge.mjs, what an installe
   })
 
   it("runs the daemon as installed (bin/scorebridge run: the bundle, --jitless): a point on a pty reaches the service", async () => {
-    const dir = tempDir(res, "bundle-run")
+    const dir = tempDir("bundle-run", res)
     const token = "bundle-token"
     const sim = await startSimulator({
       port: 0,

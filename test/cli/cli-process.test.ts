@@ -1,9 +1,9 @@
-import { mkdtempSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { afterEach, describe, expect, it } from "vitest"
 import { eventually } from "../../scripts/support/eventually.ts"
 import { runScorebridge, type ScorebridgeProcess, startScorebridge } from "../../scripts/support/scorebridge-process.ts"
+import { tempDir } from "../../scripts/support/temp-dir.ts"
 
 let sim: ScorebridgeProcess | undefined
 afterEach(() => {
@@ -33,7 +33,7 @@ describe("scorebridge sim (a real process)", () => {
 })
 
 describe("scorebridge check and run on a broken config", () => {
-  const dir = mkdtempSync(join(tmpdir(), "scorebridge-cli-"))
+  const dir = tempDir("cli")
   const broken = join(dir, "broken.yaml")
   writeFileSync(broken, "service:\n  baseUrl: http://example.com\n  token: { env: NOPE_TOKEN }\nplaces: []\n")
 
@@ -75,7 +75,7 @@ describe("scorebridge outbox", () => {
   it("lists counts, the pending head and dead letters with the service's error", async () => {
     const { Effect } = await import("effect")
     const { Outbox } = await import("../../src/delivery/outbox.ts")
-    const dir = mkdtempSync(join(tmpdir(), "scorebridge-outbox-cli-"))
+    const dir = tempDir("outbox-cli")
     await Effect.runPromise(Effect.gen(function*() {
       const outbox = yield* Outbox
       const dead = yield* outbox.append({ place: "court-1", kind: "score", payload: { timeStamp: 1 }, createdAt: 1_700_000_000_000 })
@@ -102,7 +102,7 @@ describe("scorebridge outbox: recent clicks", () => {
   it("lists each place's recent clicks with their clip outcome and link, newest first", async () => {
     const { Effect } = await import("effect")
     const { Outbox } = await import("../../src/delivery/outbox.ts")
-    const dir = mkdtempSync(join(tmpdir(), "scorebridge-outbox-clicks-"))
+    const dir = tempDir("outbox-clicks")
     const t0 = Date.UTC(2026, 10, 25, 14, 2, 0)
     await Effect.runPromise(Effect.gen(function*() {
       const outbox = yield* Outbox
@@ -139,7 +139,7 @@ describe("scorebridge outbox: recent clicks", () => {
 
 describe("scorebridge check on a team overlay's template", () => {
   it("reads the local templateFile and names each broken template rule", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "scorebridge-template-"))
+    const dir = tempDir("template")
     const template = join(dir, "scorebug.html")
     writeFileSync(template, `<html><head><meta name="size" renderWidth="400"></head><body><script>x()</script>[team] [score]</body></html>`)
     const config = join(dir, "config.yaml")

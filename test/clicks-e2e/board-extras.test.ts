@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { frame } from "../../adapters/stramatel-452m/encode.ts"
-import { resources, tempDir } from "../scoreboard/harness.ts"
+import { resources } from "../scoreboard/harness.ts"
+import { tempDir } from "../../scripts/support/temp-dir.ts"
 import { daemonConfig } from "../../scripts/support/daemon-config.ts"
 import { eventually } from "../../scripts/support/eventually.ts"
 import { openWriter, type PtyWriter, startPtyPair } from "../../scripts/support/pty.ts"
@@ -43,7 +44,7 @@ let board: PtyWriter
 const press = () => broker.peer.publishAsync(remoteTopic, JSON.stringify({ action: "single" }), { qos: 1 })
 
 beforeAll(async () => {
-  const dir = tempDir(res, "board-extras")
+  const dir = tempDir("board-extras", res)
   service = await startService(res, 20)
   broker = await startBroker(res, dir)
   ;({ eventKey } = await service.control.startEvent(place, { homeTeam: "Lakers", awayTeam: "Celtics" }))
@@ -51,7 +52,7 @@ beforeAll(async () => {
   res.defer(() => pty.stop())
   daemon = await startDaemon(res, daemonConfig({
     service: { baseUrl: service.url, requestsPerSecond: 20, timeoutMs: 2_000 },
-    stateDirectory: tempDir(res, "board-extras-state"),
+    stateDirectory: tempDir("board-extras-state", res),
     mqtt: { url: broker.mosquitto.url, clientId: nextClientId("daemon") },
     buttons: [{ name: "remote", type: "zigbee2mqtt", mqtt: { topics: [remoteTopic] } }],
     places: [{

@@ -1,7 +1,8 @@
 import type { FileHandle } from "node:fs/promises"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { RecordedRequest } from "../../simulator/control-client.ts"
-import { resources, tempDir } from "../scoreboard/harness.ts"
+import { resources } from "../scoreboard/harness.ts"
+import { tempDir } from "../../scripts/support/temp-dir.ts"
 import { daemonConfig } from "../../scripts/support/daemon-config.ts"
 import { eventually } from "../../scripts/support/eventually.ts"
 import { openWriter, type PtyWriter, startPtyPair } from "../../scripts/support/pty.ts"
@@ -79,7 +80,7 @@ const remoteHeard = () => untilHeard(daemon, "single on remote/probe: no action 
 const shellyHeard = () => untilHeard(daemon, "single on shelly/9: no action configured", () => publish(gen2Topic, notifyEvent("input:9", "single_push")))
 
 beforeAll(async () => {
-  const dir = tempDir(res, "clicks-bodies")
+  const dir = tempDir("clicks-bodies", res)
   service = await startService(res, 20)
   broker = await startBroker(res, dir)
   ;({ eventKey } = await service.control.startEvent(place, { ...teams, name: "clicks e2e" }))
@@ -96,7 +97,7 @@ beforeAll(async () => {
 
   daemon = await startDaemon(res, daemonConfig({
     service: { baseUrl: service.url, requestsPerSecond: 20, timeoutMs: 2_000 },
-    stateDirectory: tempDir(res, "clicks-bodies-state"),
+    stateDirectory: tempDir("clicks-bodies-state", res),
     mqtt: { url: broker.mosquitto.url, clientId: nextClientId("daemon") },
     buttons: [
       { name: "remote", type: "zigbee2mqtt", mqtt: { topics: [remoteTopic] } },

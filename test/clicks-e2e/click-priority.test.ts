@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest"
-import { resources, tempDir } from "../scoreboard/harness.ts"
+import { resources } from "../scoreboard/harness.ts"
+import { tempDir } from "../../scripts/support/temp-dir.ts"
 import { daemonConfig } from "../../scripts/support/daemon-config.ts"
 import { eventually } from "../../scripts/support/eventually.ts"
 import { openWriter, startPtyPair } from "../../scripts/support/pty.ts"
@@ -15,7 +16,7 @@ describe("a click while score entries are queued", () => {
   afterEach(() => res.release())
 
   it(`reaches the simulator within one rate slot while ${backlog} entries wait, long before they drain`, async () => {
-    const dir = tempDir(res, "clicks-priority")
+    const dir = tempDir("clicks-priority", res)
     const service = await startService(res, requestsPerSecond)
     const broker = await startBroker(res, dir)
     const { eventKey } = await service.control.startEvent(place, { homeTeam: "Home", awayTeam: "Away" })
@@ -25,7 +26,7 @@ describe("a click while score entries are queued", () => {
 
     const daemon = await startDaemon(res, daemonConfig({
       service: { baseUrl: service.url, requestsPerSecond, timeoutMs: 2_000 },
-      stateDirectory: tempDir(res, "clicks-priority-state"),
+      stateDirectory: tempDir("clicks-priority-state", res),
       mqtt: { url: broker.mosquitto.url, clientId: nextClientId("daemon") },
       buttons: [{ name: "remote", type: "zigbee2mqtt", mqtt: { topics: [remoteTopic] } }],
       places: [{

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest"
-import { resources, type Resources, tempDir } from "../scoreboard/harness.ts"
+import { resources, type Resources } from "../scoreboard/harness.ts"
+import { tempDir } from "../../scripts/support/temp-dir.ts"
 import { daemonConfig } from "../../scripts/support/daemon-config.ts"
 import { eventually } from "../../scripts/support/eventually.ts"
 import { clicksOn, nextClientId, place, sport, startBroker, startDaemon, startService, untilHeard, waitForClicks, waitForLog } from "./harness.ts"
@@ -9,13 +10,13 @@ const remoteTopic = "zigbee2mqtt/court1-remote"
 
 /** A daemon with one zigbee2mqtt remote on the place, an event live, and the remote's subscription in place. */
 const startBridge = async (res: Resources) => {
-  const dir = tempDir(res, "clicks-retry")
+  const dir = tempDir("clicks-retry", res)
   const service = await startService(res, 20)
   const broker = await startBroker(res, dir)
   const { eventKey } = await service.control.startEvent(place, { homeTeam: "Home", awayTeam: "Away" })
   const daemon = await startDaemon(res, daemonConfig({
     service: { baseUrl: service.url, requestsPerSecond: 20, timeoutMs: 2_000 },
-    stateDirectory: tempDir(res, "clicks-retry-state"),
+    stateDirectory: tempDir("clicks-retry-state", res),
     mqtt: { url: broker.mosquitto.url, clientId: nextClientId("daemon") },
     buttons: [{ name: "remote", type: "zigbee2mqtt", mqtt: { topics: [remoteTopic] } }],
     places: [{ key: place, sport, actions: [{ source: "remote", gesture: "single", do: "highlight" }], clicks: { beforeSeconds: 10, afterSeconds: 5 } }]

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest"
-import { resources, tempDir } from "../scoreboard/harness.ts"
+import { resources } from "../scoreboard/harness.ts"
+import { tempDir } from "../../scripts/support/temp-dir.ts"
 import { daemonConfig } from "../../scripts/support/daemon-config.ts"
 import { eventually } from "../../scripts/support/eventually.ts"
 import { nextClientId, place, sport, startBroker, startDaemon, startService, untilHeard, waitForLog } from "./harness.ts"
@@ -9,7 +10,7 @@ describe("a press with no event on the place", () => {
   afterEach(() => res.release())
 
   it("makes no request to the service, and the operator is told in the log and on the feedback topic", async () => {
-    const dir = tempDir(res, "clicks-no-event")
+    const dir = tempDir("clicks-no-event", res)
     const service = await startService(res, 20)
     const broker = await startBroker(res, dir)
     const remoteTopic = "zigbee2mqtt/court1-remote"
@@ -22,7 +23,7 @@ describe("a press with no event on the place", () => {
 
     const daemon = await startDaemon(res, daemonConfig({
       service: { baseUrl: service.url, requestsPerSecond: 20, timeoutMs: 2_000 },
-      stateDirectory: tempDir(res, "clicks-no-event-state"),
+      stateDirectory: tempDir("clicks-no-event-state", res),
       mqtt: { url: broker.mosquitto.url, clientId: nextClientId("daemon") },
       buttons: [{ name: "remote", type: "zigbee2mqtt", mqtt: { topics: [remoteTopic] } }],
       places: [{

@@ -4,7 +4,8 @@ import { connectAsync } from "mqtt"
 import { afterEach, describe, expect, it } from "vitest"
 import { Outbox } from "../../src/delivery/outbox.ts"
 import { receivedAsOf, Redeliveries } from "../../src/transport/redeliveries.ts"
-import { resources, tempDir } from "../scoreboard/harness.ts"
+import { resources } from "../scoreboard/harness.ts"
+import { tempDir } from "../../scripts/support/temp-dir.ts"
 import { daemonConfig } from "../../scripts/support/daemon-config.ts"
 import { eventually } from "../../scripts/support/eventually.ts"
 import { nextClientId, place, sport, startBroker, startDaemon, startService, waitForLog } from "./harness.ts"
@@ -39,12 +40,12 @@ describe("a press redelivered after the daemon died before acknowledging it", ()
   }
 
   const run = async (storedBeforeTheKill: boolean) => {
-    const dir = tempDir(res, "clicks-redelivery")
+    const dir = tempDir("clicks-redelivery", res)
     const service = await startService(res, 20)
     const { eventKey } = await service.control.startEvent(place, { homeTeam: "Home", awayTeam: "Away", name: "match" })
     const broker = await startBroker(res, dir)
     const clientId = nextClientId("daemon")
-    const stateDirectory = tempDir(res, "clicks-redelivery-state")
+    const stateDirectory = tempDir("clicks-redelivery-state", res)
     mkdirSync(stateDirectory, { recursive: true })
 
     const messageId = await pressHeldByDeadProcess(broker.mosquitto.url, clientId, () =>

@@ -1,14 +1,14 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { rmSync, writeFileSync } from "node:fs"
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
-import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
 import { SimulatorControl } from "../../simulator/control-client.ts"
 import { startSimulator, type RunningSimulator } from "../../simulator/index.ts"
 import { type Run, runScorebridge } from "../../scripts/support/scorebridge-process.ts"
+import { tempDir } from "../../scripts/support/temp-dir.ts"
 
-const scratch = mkdtempSync(join(tmpdir(), "scorebridge-overlay-"))
+const scratch = tempDir("overlay")
 
 /** `scorebridge overlay-preview …` as a real process, the token in its environment as in production. */
 const preview = (config: string, token: string, ...args: ReadonlyArray<string>): Promise<Run> =>

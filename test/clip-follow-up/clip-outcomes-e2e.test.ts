@@ -1,5 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { mkdirSync, rmSync } from "node:fs"
 import { join } from "node:path"
 import { connectAsync, type MqttClient } from "mqtt"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -11,6 +10,7 @@ import { daemonConfig, jsonCourtOverMqtt, writeConfig } from "../../scripts/supp
 import { eventually } from "../../scripts/support/eventually.ts"
 import { freePort } from "../../scripts/support/free-port.ts"
 import { type Mosquitto, startMosquitto } from "../../scripts/support/mosquitto.ts"
+import { tempDir } from "../../scripts/support/temp-dir.ts"
 
 /**
  * The whole path of a clip's outcome with the real parts: the daemon as a process, the simulator
@@ -45,7 +45,7 @@ describe("clip outcomes of a match whose camera is off for a while", () => {
   const lamp: Array<string> = []
 
   beforeAll(async () => {
-    const dir = mkdtempSync(join(tmpdir(), "scorebridge-clips-e2e-"))
+    const dir = tempDir("clips-e2e")
     releases.push(() => rmSync(dir, { recursive: true, force: true }))
     const sim = await startSimulator({
       port: 0, requestsPerSecond: 20, burst: 1, clipDelayMs: 500,

@@ -1,7 +1,6 @@
 import { createSocket } from "node:dgram"
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { createServer, type Server, type Socket } from "node:net"
-import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { Result } from "effect"
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest"
@@ -13,8 +12,9 @@ import { eventually } from "../../scripts/support/eventually.ts"
 import { freePort } from "../../scripts/support/free-port.ts"
 import { connectConsole, sendDatagrams, startConsoleServer, stramatelFrames, writePaced } from "./network-console.ts"
 import { runCli, type Started, startCli } from "./support.ts"
+import { tempDir } from "../../scripts/support/temp-dir.ts"
 
-const scratch = mkdtempSync(join(tmpdir(), "scorebridge-capture-net-"))
+const scratch = tempDir("capture-net")
 afterAll(() => rmSync(scratch, { recursive: true, force: true }))
 
 const frameBytes = 54

@@ -1,5 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { Result } from "effect"
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest"
@@ -10,8 +9,9 @@ import { replay, type ReplayRecord } from "../../src/replay/replay.ts"
 import { eventually } from "../../scripts/support/eventually.ts"
 import { openWriter, type PtyPair, startPtyPair } from "../../scripts/support/pty.ts"
 import { runCli, type Started, startCli } from "./support.ts"
+import { tempDir } from "../../scripts/support/temp-dir.ts"
 
-const scratch = mkdtempSync(join(tmpdir(), "scorebridge-capture-"))
+const scratch = tempDir("capture")
 afterAll(() => rmSync(scratch, { recursive: true, force: true }))
 
 const capturePath = "adapters/daktronics-rtd/fixtures/football-j5-capture.bin"

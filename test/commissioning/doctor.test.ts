@@ -1,5 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { mkdirSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest"
 import { SimulatorControl } from "../../simulator/control-client.ts"
@@ -12,6 +11,7 @@ import { type Mosquitto, startMosquitto } from "../../scripts/support/mosquitto.
 import { type PtyPair, startPtyPair } from "../../scripts/support/pty.ts"
 import { startConsoleServer, stramatelFrames } from "./network-console.ts"
 import { runCli } from "./support.ts"
+import { tempDir } from "../../scripts/support/temp-dir.ts"
 
 const token = "venue-token-7f3a9c1e5d"
 const seed = {
@@ -23,7 +23,7 @@ const seed = {
   }]
 }
 
-const scratch = mkdtempSync(join(tmpdir(), "scorebridge-doctor-"))
+const scratch = tempDir("doctor")
 const state = join(scratch, "state")
 mkdirSync(state)
 

@@ -1,6 +1,5 @@
 import type { Writable } from "node:stream"
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { Result } from "effect"
 import { afterAll, afterEach, describe, expect, it } from "vitest"
@@ -14,8 +13,9 @@ import { openWriter, type PtyPair, startPtyPair } from "../../scripts/support/pt
 import { runScorebridge, startScorebridge } from "../../scripts/support/scorebridge-process.ts"
 import { type ConsoleLayout, fairplayPacket, gameChunks, hockeyGame, mmss, right, rtdWrites, type Shown, stramatelFrame, textLine } from "./learn-support.ts"
 import { sleep } from "../support/sleep.ts"
+import { tempDir } from "../../scripts/support/temp-dir.ts"
 
-const scratch = mkdtempSync(join(tmpdir(), "scorebridge-learn-"))
+const scratch = tempDir("learn")
 afterAll(() => rmSync(scratch, { recursive: true, force: true }))
 
 const learn = (args: ReadonlyArray<string>) => runScorebridge("learn", args)

@@ -1,5 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { readFileSync, rmSync } from "node:fs"
 import { join } from "node:path"
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest"
 import { protocols } from "../../adapters/registry.ts"
@@ -11,8 +10,9 @@ import type { Reading } from "../../src/domain/reading.ts"
 import { type PtyPair, startPtyPair, writeToPty } from "../../scripts/support/pty.ts"
 import { eventually } from "../../scripts/support/eventually.ts"
 import { playInLoop, runCli, startCli } from "./support.ts"
+import { tempDir } from "../../scripts/support/temp-dir.ts"
 
-const scratch = mkdtempSync(join(tmpdir(), "scorebridge-sniff-"))
+const scratch = tempDir("sniff")
 afterAll(() => rmSync(scratch, { recursive: true, force: true }))
 
 const daktronicsCapture = new Uint8Array(readFileSync("adapters/daktronics-rtd/fixtures/football-j5-capture.bin"))

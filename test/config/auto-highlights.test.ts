@@ -1,5 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { afterAll, assert, describe, it } from "@effect/vitest"
 import { Effect, Result } from "effect"
@@ -10,6 +9,7 @@ import { checkConfig } from "../../src/config/check.ts"
 import { parseConfig } from "../../src/config/load.ts"
 import { rulesFor } from "../../src/config/rule-fit.ts"
 import { autoRuleNames, ruleFamilies, ruleFamily } from "../../src/domain/rule-catalog.ts"
+import { tempDir } from "../../scripts/support/temp-dir.ts"
 
 process.env["SCOREBRIDGE_TOKEN"] = "auto-test-token"
 
@@ -62,7 +62,7 @@ describe("autoHighlights decoding", () => {
 })
 
 describe("scorebridge check", () => {
-  const dir = mkdtempSync(join(tmpdir(), "scorebridge-auto-"))
+  const dir = tempDir("auto")
   afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
   it.effect("prints each rule in words: meaning, team, window and whose it is, match format, and the merge window", () =>

@@ -1,11 +1,12 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { afterAll, assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { stringify } from "yaml"
+import { protocolNames } from "../../adapters/registry.ts"
 import { checkConfig } from "../../src/config/check.ts"
 import { loadConfig } from "../../src/config/load.ts"
+import { tempDir } from "../../scripts/support/temp-dir.ts"
 
 // A value that must never show up in any report.
 const secret = "s3cr3t-T0KEN-9f8e7d"
@@ -14,7 +15,7 @@ process.env["EMPTY_TOKEN"] = "   "
 delete process.env["NOT_SET_TOKEN"]
 delete process.env["CREDENTIALS_DIRECTORY"]
 
-const dir = mkdtempSync(join(tmpdir(), "scorebridge-config-"))
+const dir = tempDir("config")
 afterAll(() => process.env.KEEP ? undefined : rmSync(dir, { recursive: true, force: true }))
 
 const valid = () => ({
@@ -87,7 +88,7 @@ const cases: ReadonlyArray<Case> = [
   { name: "fractional timeout", yaml: edit((c) => c.service.timeoutMs = 2.5), path: "service.timeoutMs", message: "integer" },
   { name: "unknown top-level key", yaml: edit((c) => c.plaecs = []), path: "plaecs", message: `unknown key "plaecs"` },
   { name: "misspelt serial key", yaml: edit((c) => c.places[0].scoreboard.serial.baudrate = 9600), path: "places[0].scoreboard.serial.baudrate", message: `did you mean "baudRate"` },
-  { name: "unknown protocol", yaml: edit((c) => c.places[0].scoreboard.protocol = "daktronix"), path: "places[0].scoreboard.protocol", message: `expected one of "daktronics-rtd", "stramatel-452m", "bodet-scorepad", "fairplay-mp70", "lines", "json", got "daktronix"` },
+  { name: "unknown protocol", yaml: edit((c) => c.places[0].scoreboard.protocol = "daktronix"), path: "places[0].scoreboard.protocol", message: `expected one of ${protocolNames.map((name) => `"${name}"`).join(", ")}, got "daktronix"` },
   { name: "relative serial path", yaml: edit((c) => c.places[0].scoreboard.serial.path = "dev/ttyUSB0"), path: "places[0].scoreboard.serial.path", message: `absolute device path` },
   { name: "serial and mqtt", yaml: edit((c) => { c.mqtt = { url: "mqtt://127.0.0.1:1883" }; c.places[0].scoreboard.mqtt = { topics: ["a/b"] } }), path: "places[0].scoreboard.mqtt", message: "not serial and mqtt — one scoreboard has one link" },
   { name: "no link at all", yaml: edit((c) => delete c.places[0].scoreboard.serial), path: "places[0].scoreboard", message: "give serial:, mqtt:, tcp: or udp:" },

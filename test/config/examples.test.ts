@@ -1,5 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { afterAll, assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
@@ -9,6 +8,7 @@ import { loadConfig } from "../../src/config/load.ts"
 import { buttonSourceNames, buttonSources } from "../../adapters/button-registry.ts"
 import { protocolNames, protocols } from "../../adapters/registry.ts"
 import { boardLineOptions } from "../../src/demo/tennis-match.ts"
+import { tempDir } from "../../scripts/support/temp-dir.ts"
 
 const configDir = join(import.meta.dirname, "../../config")
 const examples = readdirSync(configDir).filter((name) => name.endsWith(".yaml")).sort()
@@ -17,7 +17,7 @@ const token = "example-T0KEN-value-1234"
 process.env["SCOREBRIDGE_TOKEN"] = token
 process.env["MQTT_PASSWORD"] = "example-mqtt-password"
 // What systemd's LoadCredential=token:… provides.
-const credentials = mkdtempSync(join(tmpdir(), "scorebridge-credentials-"))
+const credentials = tempDir("credentials")
 writeFileSync(join(credentials, "token"), `${token}\n`, { mode: 0o600 })
 process.env["CREDENTIALS_DIRECTORY"] = credentials
 afterAll(() => rmSync(credentials, { recursive: true, force: true }))
@@ -30,7 +30,7 @@ describe("example configs", () => {
   })
 
   // Installed, the example template sits in /etc/scorebridge/ (systemd/install.sh copies it there).
-  const installed = mkdtempSync(join(tmpdir(), "scorebridge-examples-"))
+  const installed = tempDir("examples")
   afterAll(() => rmSync(installed, { recursive: true, force: true }))
 
   it.effect.each(examples)("%s passes check", (name) =>
@@ -94,7 +94,7 @@ const buttonExample = (type: string): string =>
   ].join("\n")
 
 describe("each console's and button source's example, from its definition", () => {
-  const dir = mkdtempSync(join(tmpdir(), "scorebridge-definition-examples-"))
+  const dir = tempDir("definition-examples")
   afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
   const passesCheck = (file: string, text: string) =>

@@ -1,12 +1,12 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { mkdirSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { afterAll, assert, describe, it } from "@effect/vitest"
 import { Effect, Redacted } from "effect"
 import { resolveSecret } from "../../src/config/secrets.ts"
+import { tempDir } from "../../scripts/support/temp-dir.ts"
 
 const secret = "tok-3f9a8b7c6d5e"
-const dir = mkdtempSync(join(tmpdir(), "scorebridge-secrets-"))
+const dir = tempDir("secrets")
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
 const write = (name: string, content: string) => {

@@ -1,11 +1,10 @@
-import { mkdtempSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
+import { rmSync } from "node:fs"
 import { Effect, Layer, ManagedRuntime, Redacted, References } from "effect"
 import { Outbox } from "../../src/delivery/outbox.ts"
 import { deliveryLayer } from "../../src/daemon/delivery-layer.ts"
 import { SimulatorControl } from "../../simulator/control-client.ts"
 import { type RunningSimulator, type SimulatorSeed, startSimulator } from "../../simulator/index.ts"
+import { tempDir } from "../../scripts/support/temp-dir.ts"
 
 /**
  * The real delivery core (SQLite outbox, rate budget, scheduler, HTTP client)
@@ -23,7 +22,7 @@ export const basketballSeed: SimulatorSeed = {
 
 export const startDelivery = async (
   requestsPerSecond: number,
-  { wrapOutbox, stateDirectory = mkdtempSync(join(tmpdir(), "scorebridge-delivery-")), ...options }: {
+  { wrapOutbox, stateDirectory = tempDir("delivery"), ...options }: {
     backlogAfterMs?: number
     /** A state directory with an outbox already in it (as a restart finds it); a new one by default. */
     stateDirectory?: string

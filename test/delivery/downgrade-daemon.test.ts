@@ -9,7 +9,8 @@ import { eventually } from "../../scripts/support/eventually.ts"
 import { freePort } from "../../scripts/support/free-port.ts"
 import { outboxStates } from "../support/outbox-file.ts"
 import { startPtyPair } from "../../scripts/support/pty.ts"
-import { resources, tempDir } from "../support/resources.ts"
+import { resources } from "../support/resources.ts"
+import { tempDir } from "../../scripts/support/temp-dir.ts"
 import { runConfig, tennisOnSerial } from "../systemd/run-config.ts"
 import { startDaemon } from "../../scripts/support/scorebridge-process.ts"
 import { newerBridge, newerVersion, upgradeAdditively, userVersion, withDatabase } from "./newer-outbox.ts"
@@ -38,7 +39,7 @@ const res = resources()
 afterEach(() => res.release())
 
 it("the daemon delivers the pending items of an outbox a newer scorebridge left, and says so once", async () => {
-  const dir = tempDir(res, "downgrade")
+  const dir = tempDir("downgrade", res)
   const state = join(dir, "state")
   mkdirSync(state)
   const pressedAt = Date.now()

@@ -1,6 +1,3 @@
-import { mkdtempSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
 import { Effect, Option } from "effect"
 import { afterEach, expect, it } from "vitest"
 import { Outbox } from "../../src/delivery/outbox.ts"
@@ -8,6 +5,7 @@ import { RateBudget } from "../../src/delivery/rate-budget.ts"
 import type { RecordedRequest } from "../../simulator/recorder.ts"
 import { eventually } from "../../scripts/support/eventually.ts"
 import { appendPressWithUnknownEvent, genericEntry, startDelivery } from "./delivery-harness.ts"
+import { tempDir } from "../../scripts/support/temp-dir.ts"
 
 /** How long the stand-in for a slow disk holds each in-doubt write (a stalled fsync). */
 const inDoubtWriteMs = 300
@@ -141,7 +139,7 @@ it("a click whose event had to be looked up is marked while it waits for its sec
 
 it("an entry left in doubt that the read-back does not find is marked again while it waits for the resend's slot", async () => {
   // As a restart after kill -9 finds it: marked as sent to the place, but it never reached the service.
-  const stateDirectory = mkdtempSync(join(tmpdir(), "scorebridge-delivery-"))
+  const stateDirectory = tempDir("delivery")
   const createdAt = Date.now()
   const leftInDoubt = await Effect.runPromise(Effect.scoped(Effect.gen(function*() {
     const outbox = yield* Outbox

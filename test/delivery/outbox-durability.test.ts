@@ -1,5 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { mkdirSync, rmSync } from "node:fs"
 import { join } from "node:path"
 import { DatabaseSync } from "node:sqlite"
 import { describe, expect, it } from "vitest"
@@ -7,6 +6,7 @@ import { Effect, Option } from "effect"
 import { mountSlowDisk, slowDiskSkipped } from "../../scripts/support/slow-disk.ts"
 import { tempStateDirectory, runWithOutbox } from "./outbox-support.ts"
 import { type Ack, nodeBinary, runWriter, writerScript } from "./outbox-writer-process.ts"
+import { tempDir } from "../../scripts/support/temp-dir.ts"
 
 const places = ["court-1", "court-2", "court-3"]
 
@@ -72,7 +72,7 @@ describe("Outbox durability", () => {
   it.skipIf(slowDiskSkipped())(
     "keeps every acknowledged item through kill -9 and a power cut, with appends sharing fsyncs and checkpoints between",
     async () => {
-      const directory = mkdtempSync(join(tmpdir(), "scorebridge-power-cut-"))
+      const directory = tempDir("power-cut")
       const disk = await mountSlowDisk({ directory, lazy: true, device: "fuse", fsyncDelayMs: 2 })
       try {
         const stateDirectory = join(disk.path, "state")

@@ -1,10 +1,9 @@
-import * as fs from "node:fs"
-import * as os from "node:os"
-import * as path from "node:path"
 import { Effect } from "effect"
 import { Outbox } from "../../src/delivery/outbox.ts"
+import { tempDir } from "../../scripts/support/temp-dir.ts"
 
-export const tempStateDirectory = (): string => fs.mkdtempSync(path.join(os.tmpdir(), "scorebridge-outbox-"))
+/** A state directory for an outbox of its own. */
+export const tempStateDirectory = (): string => tempDir("outbox")
 
 /** Opens the outbox in `stateDirectory` for the duration of `body`, then closes it. */
 export const withOutbox = <A, E>(

@@ -1,11 +1,9 @@
-import { mkdtempSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
 import { Effect, Option } from "effect"
 import { afterEach, describe, expect, it } from "vitest"
 import { Outbox } from "../../src/delivery/outbox.ts"
 import { eventually } from "../../scripts/support/eventually.ts"
 import { genericEntry, startDelivery } from "./delivery-harness.ts"
+import { tempDir } from "../../scripts/support/temp-dir.ts"
 
 let delivery: Awaited<ReturnType<typeof startDelivery>> | undefined
 afterEach(async () => {
@@ -89,7 +87,7 @@ describe("unknown outcomes are reconciled, not blindly resent", () => {
   it("after a restart that knows no event yet, a score left in doubt is looked for in the place's live event: applied once, not twice", async () => {
     // What kill -9 leaves behind: the first entry of the run (no event known when it was captured),
     // marked as sent to the place; the service applied it, the answer was never recorded.
-    const stateDirectory = mkdtempSync(join(tmpdir(), "scorebridge-delivery-"))
+    const stateDirectory = tempDir("delivery")
     const entry = genericEntry(0)
     const leftInDoubt = await Effect.runPromise(Effect.scoped(Effect.gen(function*() {
       const outbox = yield* Outbox

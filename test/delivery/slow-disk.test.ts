@@ -1,11 +1,11 @@
 import { Effect, Logger } from "effect"
 import { spawn } from "node:child_process"
-import { mkdtempSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { rmSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 import { Outbox } from "../../src/delivery/outbox.ts"
 import { slowCommitReporter, slowSyncReporter } from "../../src/delivery/slow-disk.ts"
+import { tempDir } from "../../scripts/support/temp-dir.ts"
 
 describe("the slow-disk warnings", () => {
   const file = "/var/lib/scorebridge/outbox.sqlite"
@@ -44,7 +44,7 @@ describe("the slow-disk warnings", () => {
 
 describe("the outbox when another program holds its lock", () => {
   it("logs the commit the event loop waited for, naming the file and how long it took", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "scorebridge-slow-write-"))
+    const dir = tempDir("slow-write")
     const logs: Array<string> = []
     const collector = Logger.make(({ message }) => logs.push(String(Array.isArray(message) ? message.join(" ") : message)))
     try {

@@ -1,12 +1,12 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs"
 import { createServer, type Server } from "node:net"
-import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { stringify } from "yaml"
 import { freePort } from "../../scripts/support/free-port.ts"
 import { startDaemon } from "../../scripts/support/scorebridge-process.ts"
 import { recordFigures, figures } from "./support/summary.ts"
+import { tempDir } from "../../scripts/support/temp-dir.ts"
 
 /**
  * Broken configs through the real process, `bin/scorebridge run --config FILE`, as systemd
@@ -16,7 +16,7 @@ import { recordFigures, figures } from "./support/summary.ts"
  * announces itself), no outbox file in the state directory. A valid config against the same listeners is the control: it does connect and
  * create its state, so the counters can see a start.
  */
-const dir = mkdtempSync(join(tmpdir(), "scorebridge-faults-configs-"))
+const dir = tempDir("faults-configs")
 const tokenEnv = "FAULTS_CONFIG_TOKEN"
 const env = { [tokenEnv]: "config-token-never-shown", FAULTS_EMPTY_TOKEN: "  ", FAULTS_UNSET_TOKEN: undefined }
 

@@ -3,7 +3,8 @@ import { join } from "node:path"
 import { afterEach, describe, expect, it } from "vitest"
 import { eventually } from "../../scripts/support/eventually.ts"
 import { outboxStates } from "../support/outbox-file.ts"
-import { resources, tempDir } from "../support/resources.ts"
+import { resources } from "../support/resources.ts"
+import { tempDir } from "../../scripts/support/temp-dir.ts"
 import { mountSlowDisk, slowDiskUnavailable } from "../../scripts/support/slow-disk.ts"
 import { checkPresses, eventOf } from "./support/guarantees.ts"
 import { primeSession } from "./support/presses.ts"
@@ -38,7 +39,7 @@ const moments = async (w: World) => (await eventOf(w, mqttPlace)).moments.length
 
 describe.skipIf(unavailable !== undefined)("the disk fails an outbox fsync", () => {
   it(`exits 74 after a fatal line; the next run on a healthy disk delivers every press once`, async () => {
-    const disk = await mountSlowDisk({ directory: tempDir(res, "disk-failure"), device: "fuse", lazy: true, fsyncDelayMs: 0 })
+    const disk = await mountSlowDisk({ directory: tempDir("disk-failure", res), device: "fuse", lazy: true, fsyncDelayMs: 0 })
     res.defer(() => disk.unmount())
     const stateDirectory = join(disk.path, "state")
     mkdirSync(stateDirectory)

@@ -8,7 +8,8 @@ import { tennisEntry, tennisSet } from "../scoreboard/matches/tennis-set.ts"
 import { eventually } from "../../scripts/support/eventually.ts"
 import { outboxStates } from "../support/outbox-file.ts"
 import { openWriter } from "../../scripts/support/pty.ts"
-import { resources, tempDir } from "../support/resources.ts"
+import { resources } from "../support/resources.ts"
+import { tempDir } from "../../scripts/support/temp-dir.ts"
 import { mountSlowDisk, slowDiskUnavailable } from "../../scripts/support/slow-disk.ts"
 import { comparable, eventOf } from "./support/guarantees.ts"
 import { primeSession } from "./support/presses.ts"
@@ -47,7 +48,7 @@ const status = async (w: World): Promise<StatusSnapshot> =>
 describe.skipIf(unavailable !== undefined)(`stamps on a disk whose fsync takes ${fsyncDelayMs} ms`, () => {
   it(`${changes} score changes ${frameGapMs} ms apart and ${changes / 2} presses between them: each stamped within ${stampLimitMs} ms`, async () => {
     // Healthy while the daemon creates its outbox and the broker session is primed; slow for the part measured.
-    const disk = await mountSlowDisk({ directory: tempDir(res, "slow-stamps"), fsyncDelayMs: 0 })
+    const disk = await mountSlowDisk({ directory: tempDir("slow-stamps", res), fsyncDelayMs: 0 })
     res.defer(() => disk.unmount())
     const stateDirectory = join(disk.path, "state")
     mkdirSync(stateDirectory)

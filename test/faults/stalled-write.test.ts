@@ -3,7 +3,8 @@ import { join } from "node:path"
 import { DatabaseSync } from "node:sqlite"
 import { afterEach, describe, expect, it } from "vitest"
 import { seededRandom } from "../../adapters/shared/seeded-random.ts"
-import { resources, tempDir } from "../support/resources.ts"
+import { resources } from "../support/resources.ts"
+import { tempDir } from "../../scripts/support/temp-dir.ts"
 import { slowDiskUnavailable } from "../../scripts/support/slow-disk.ts"
 import { chanceMs, comparable } from "./support/guarantees.ts"
 import { streamMatch } from "./support/match-streamer.ts"
@@ -70,7 +71,7 @@ describe.skipIf(unavailable !== undefined)("kill -9 while an outbox write is sta
   it(`${runs} kills during ${fsyncDelayMs} ms fsyncs, each followed by a power cut: nothing acknowledged or sent is lost or doubled`, async () => {
     const seed = suiteSeed("stalled-write")
     const random = seededRandom(seed)
-    const disk = await mountPowerCutDisk({ directory: tempDir(res, "faults-stalled"), fsyncDelayMs: restartDelayMs })
+    const disk = await mountPowerCutDisk({ directory: tempDir("faults-stalled", res), fsyncDelayMs: restartDelayMs })
     res.defer(() => disk.unmount())
     const stateDirectory = join(disk.path, "state")
     mkdirSync(stateDirectory)

@@ -1,6 +1,5 @@
 import { execFileSync, spawnSync } from "node:child_process"
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { mkdirSync, rmSync } from "node:fs"
 import { join } from "node:path"
 import { afterEach, describe, expect, it } from "vitest"
 import { eventually } from "../../scripts/support/eventually.ts"
@@ -10,6 +9,7 @@ import { pressEvery, primeSession } from "./support/presses.ts"
 import { figures, recordFigures } from "./support/summary.ts"
 import { mqttPlace, startWorld, type World } from "./support/world.ts"
 import { sleep } from "../support/sleep.ts"
+import { tempDir } from "../../scripts/support/temp-dir.ts"
 
 /**
  * The state directory read-only or full, for real: the daemon runs in its own mount namespace
@@ -17,7 +17,7 @@ import { sleep } from "../support/sleep.ts"
  * changes that mount from outside with nsenter while the daemon runs. Needs root (or
  * CAP_SYS_ADMIN); skipped cleanly where mounting is not permitted.
  */
-const probe = mkdtempSync(join(tmpdir(), "scorebridge-faults-mount-"))
+const probe = tempDir("faults-mount")
 const canMount = spawnSync("unshare", ["-m", "mount", "-t", "tmpfs", "tmpfs", probe]).status === 0
 rmSync(probe, { recursive: true, force: true })
 
@@ -30,7 +30,7 @@ afterEach(async () => {
 })
 
 const stateDirectory = (name: string): string => {
-  const root = mkdtempSync(join(tmpdir(), `scorebridge-faults-${name}-`))
+  const root = tempDir(`faults-${name}`)
   stateRoots.push(root)
   const state = join(root, "state")
   mkdirSync(state)

@@ -1,11 +1,11 @@
 import { execFileSync, spawnSync } from "node:child_process"
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
 import { join, relative } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type AptSource, makeAptClient } from "./support/apt-client.ts"
 import { builtPackage, packageBuildTimeoutMs, packageVersion } from "../support/debian-packages.ts"
 import { type ArchiveKey, makeArchiveKey } from "./support/archive-key.ts"
+import { tempDir } from "../../scripts/support/temp-dir.ts"
 
 /**
  * The fleet's apt repository (deploy/apt/scorebridge-repo.sh) as a venue sees it: built and signed
@@ -25,7 +25,7 @@ let realPackage: string
 
 beforeAll(async () => {
   realPackage = await builtPackage("amd64")
-  dir = mkdtempSync(join(tmpdir(), "scorebridge-apt-"))
+  dir = tempDir("apt")
   office = makeArchiveKey(dir, "office")
   stranger = makeArchiveKey(dir, "stranger")
   // What the office's build machine holds: the signing subkey only, the primary stays offline.

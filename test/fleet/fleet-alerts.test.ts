@@ -1,5 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { mkdirSync, readFileSync, rmSync } from "node:fs"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { parse } from "yaml"
@@ -11,6 +10,7 @@ import { eventually } from "../../scripts/support/eventually.ts"
 import { freePort } from "../../scripts/support/free-port.ts"
 import { type PtyPair, startPtyPair, writeToPty } from "../../scripts/support/pty.ts"
 import { type Engine, type Notified, processCost, query, rulesFile, startAgent, startAlertmanager, startCentral, startWebhook } from "../../scripts/support/fleet-engines.ts"
+import { tempDir } from "../../scripts/support/temp-dir.ts"
 
 /**
  * The whole fleet path with real processes, on loopback: three venues (a daemon, its console on a
@@ -54,7 +54,7 @@ describe("a fleet of three venues: agents, the office's Prometheus, its rules an
   const scores = new Map<string, number>()
 
   beforeAll(async () => {
-    const dir = mkdtempSync(join(tmpdir(), "scorebridge-fleet-"))
+    const dir = tempDir("fleet")
     releases.push(() => rmSync(dir, { recursive: true, force: true }))
     webhook = await startWebhook()
     releases.push(() => webhook.stop())

@@ -1,5 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { connectAsync, type MqttClient } from "mqtt"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -11,6 +10,7 @@ import { eventually } from "../../scripts/support/eventually.ts"
 import { freePort } from "../../scripts/support/free-port.ts"
 import { type Mosquitto, startMosquitto } from "../../scripts/support/mosquitto.ts"
 import { type InstantResult, type Prometheus, startPrometheus } from "../support/prometheus.ts"
+import { tempDir } from "../../scripts/support/temp-dir.ts"
 
 /**
  * The fleet's Grafana dashboard (deploy/grafana/scorebridge-fleet.json), proved without Grafana:
@@ -242,7 +242,7 @@ describe("the fleet's Grafana dashboard", () => {
       publishers.get(venue)!.publishAsync(scoreTopic(place), JSON.stringify({ score: { home, away }, quarter: 1 }), { qos: 1 })
 
     beforeAll(async () => {
-      const dir = mkdtempSync(join(tmpdir(), "scorebridge-grafana-"))
+      const dir = tempDir("grafana")
       releases.push(() => rmSync(dir, { recursive: true, force: true }))
       const tokens: Readonly<Record<string, string>> = { [lyon]: `lyon-token-${process.pid}`, [nantes]: `nantes-token-${process.pid}` }
       const sim = await startSimulator({

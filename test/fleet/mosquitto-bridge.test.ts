@@ -1,6 +1,5 @@
 import { execFileSync } from "node:child_process"
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { connectAsync, type IClientOptions, type MqttClient } from "mqtt"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -13,6 +12,7 @@ import { daemonConfig, jsonCourtOverMqtt, writeConfig } from "../../scripts/supp
 import { eventually } from "../../scripts/support/eventually.ts"
 import { freePort } from "../../scripts/support/free-port.ts"
 import { makeTestCa, type TestCa } from "../support/test-ca.ts"
+import { tempDir } from "../../scripts/support/temp-dir.ts"
 
 /**
  * deploy/mosquitto/ as shipped, with two real brokers: the venue's local mosquitto runs
@@ -205,7 +205,7 @@ describe("deploy/mosquitto: the venue's broker bridges the daemon's topics to th
   let eventKey: string
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), "scorebridge-mosquitto-bridge-"))
+    dir = tempDir("mosquitto-bridge")
     releases.push(() => rmSync(dir, { recursive: true, force: true }))
     brokers = await startBrokers(dir, "password")
     releases.push(() => brokers.release())
@@ -298,7 +298,7 @@ describe("deploy/mosquitto with client certificates instead of passwords (the fi
   let brokers: Brokers
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), "scorebridge-mosquitto-bridge-cert-"))
+    dir = tempDir("mosquitto-bridge-cert")
     brokers = await startBrokers(dir, "certificate")
   }, 30_000)
 

@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest"
 import { nextClientId, startBroker } from "../clicks-e2e/harness.ts"
 import { daktronicsBasketball } from "../scoreboard/consoles/daktronics.ts"
-import { type Bridge, resources, tempDir } from "../scoreboard/harness.ts"
+import { type Bridge, resources } from "../scoreboard/harness.ts"
+import { tempDir } from "../../scripts/support/temp-dir.ts"
 import type { BasketballBoard } from "../scoreboard/matches/basketball-quarter.ts"
 import { startPtyBridge } from "../scoreboard/pty-match.ts"
 import { eventually } from "../../scripts/support/eventually.ts"
@@ -19,7 +20,7 @@ const topic = "zigbee2mqtt/court-remote"
 const board = (home: number, away: number): BasketballBoard => ({ clock: "08:00", home, away, period: 1 })
 
 const setup = async (res: ReturnType<typeof resources>) => {
-  const dir = tempDir(res, "highlights-merge")
+  const dir = tempDir("highlights-merge", res)
   const broker = await startBroker(res, dir)
   const console = daktronicsBasketball()
   const { bridge, writer } = await startPtyBridge(res, "basketball", console as never, {

@@ -3,7 +3,8 @@ import { mkdirSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { beforeAll, expect, it } from "vitest"
 import { builtPackage, packageBuildTimeoutMs, packageVersion } from "../support/debian-packages.ts"
-import { resources, tempDir } from "../support/resources.ts"
+import { resources } from "../support/resources.ts"
+import { tempDir } from "../../scripts/support/temp-dir.ts"
 
 /**
  * The arm64 package's programs run here under Debian's qemu-user (qemu-aarch64) with Debian's
@@ -19,7 +20,7 @@ let cli: string
 
 beforeAll(async () => {
   const deb = await builtPackage("arm64")
-  const dir = tempDir(res, "arm64")
+  const dir = tempDir("arm64", res)
   execFileSync("dpkg-deb", ["-x", deb, dir])
   lib = join(dir, "usr/lib/scorebridge")
   cli = join(lib, "dist/scorebridge.mjs")
@@ -43,7 +44,7 @@ it("its serialport binding loads", () => {
 it("scorebridge --version and check of an example config", () => {
   const version = arm64Node([cli, "--version"])
   expect(version.stdout.trim(), version.stderr).toBe(`scorebridge v${packageVersion}`)
-  const credentials = tempDir(res, "arm64-credentials")
+  const credentials = tempDir("arm64-credentials", res)
   mkdirSync(credentials, { recursive: true })
   writeFileSync(join(credentials, "token"), "tok-arm64\n")
   const example = join(lib, "../../share/scorebridge/examples/daktronics-basketball-usb.yaml")

@@ -6,7 +6,8 @@ import { elfMachine, glibcNeeded } from "../../scripts/package/elf.ts"
 import { schemaVersion } from "../../src/delivery/outbox-schema.ts"
 import { outboxSchemaField } from "../../src/upgrade/outbox-compatibility.ts"
 import { type Architecture, builtPackage, packageBuildTimeoutMs, packageVersion } from "../support/debian-packages.ts"
-import { resources, tempDir } from "../support/resources.ts"
+import { resources } from "../support/resources.ts"
+import { tempDir } from "../../scripts/support/temp-dir.ts"
 
 /**
  * What `npm run package` puts in each architecture's package, read back with dpkg-deb: the
@@ -25,7 +26,7 @@ const unpacked: Partial<Record<Architecture, { deb: string; dir: string }>> = {}
 beforeAll(async () => {
   for (const arch of ["amd64", "arm64"] as const) {
     const deb = await builtPackage(arch)
-    const dir = tempDir(res, `package-${arch}`)
+    const dir = tempDir(`package-${arch}`, res)
     execFileSync("dpkg-deb", ["-R", deb, dir])
     unpacked[arch] = { deb, dir }
     console.log(`${arch}: ${(statSync(deb).size / 1e6).toFixed(1)} MB package, ${readFileSync(join(dir, "DEBIAN/control"), "utf8").match(/^Installed-Size: (\d+)/m)?.[1]} KiB installed`)

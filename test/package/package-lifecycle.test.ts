@@ -13,7 +13,8 @@ import { type DpkgRoot, makeDpkgRoot } from "../support/dpkg-root.ts"
 import { eventually } from "../../scripts/support/eventually.ts"
 import { freePort } from "../../scripts/support/free-port.ts"
 import { type PtyPair, startPtyPair, writeToPty } from "../../scripts/support/pty.ts"
-import { resources, tempDir } from "../support/resources.ts"
+import { resources } from "../support/resources.ts"
+import { tempDir } from "../../scripts/support/temp-dir.ts"
 import { tennisOnSerial } from "../systemd/run-config.ts"
 import { type ScorebridgeProcess as DaemonProcess, startDaemon } from "../../scripts/support/scorebridge-process.ts"
 
@@ -43,7 +44,7 @@ let statusPort: number
 beforeAll(async () => {
   current = await builtPackage("amd64")
   next = await builtPackage("amd64", { version: nextVersion, compression: "gzip" })
-  dir = tempDir(res, "package-lifecycle")
+  dir = tempDir("package-lifecycle", res)
   venue = makeDpkgRoot(join(dir, "root"), { hostPackages: ["libc6", "libstdc++6", "libgcc-s1"] })
   sim = await startSimulator({ port: 0, requestsPerSecond: 50, burst: 5, seed })
   control = new SimulatorControl(sim.url)

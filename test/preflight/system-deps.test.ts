@@ -1,8 +1,8 @@
 import { spawnSync } from "node:child_process"
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { dirname, join } from "node:path"
 import { afterEach, describe, expect, it } from "vitest"
+import { tempDir } from "../../scripts/support/temp-dir.ts"
 
 /**
  * scripts/system-deps.sh (run before every `npm test`) on pretend machines: a directory standing in
@@ -81,7 +81,7 @@ interface Machine {
 }
 
 const run = (machine: Machine) => {
-  const dir = mkdtempSync(join(tmpdir(), "scorebridge-system-deps-"))
+  const dir = tempDir("system-deps")
   dirs.push(dir)
   const root = join(dir, "root")
   const stubs = join(dir, "stubs")

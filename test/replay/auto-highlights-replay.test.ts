@@ -1,5 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
 import { captureLine } from "../../src/replay/capture-format.ts"
@@ -8,8 +7,9 @@ import { basketballQuarter, type BasketballBoard } from "../scoreboard/matches/b
 import type { Step } from "../scoreboard/matches/match.ts"
 import { tennisSet } from "../scoreboard/matches/tennis-set.ts"
 import { runScorebridge } from "../../scripts/support/scorebridge-process.ts"
+import { tempDir } from "../../scripts/support/temp-dir.ts"
 
-const scratch = mkdtempSync(join(tmpdir(), "scorebridge-auto-replay-"))
+const scratch = tempDir("auto-replay")
 afterAll(() => rmSync(scratch, { recursive: true, force: true }))
 
 const replay = (...args: ReadonlyArray<string>) => runScorebridge("replay", args)

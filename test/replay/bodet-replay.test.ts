@@ -1,5 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
 import { frame, message11 } from "../../adapters/bodet-scorepad/encode.ts"
@@ -9,8 +8,9 @@ import { bodetFloorball } from "../scoreboard/consoles/bodet.ts"
 import { floorballEntry, floorballMatch } from "../scoreboard/matches/floorball-match.ts"
 import { expectedEntries } from "../scoreboard/matches/match.ts"
 import { runScorebridge } from "../../scripts/support/scorebridge-process.ts"
+import { tempDir } from "../../scripts/support/temp-dir.ts"
 
-const scratch = mkdtempSync(join(tmpdir(), "scorebridge-bodet-replay-"))
+const scratch = tempDir("bodet-replay")
 afterAll(() => rmSync(scratch, { recursive: true, force: true }))
 
 const replay = (...args: ReadonlyArray<string>) => runScorebridge("replay", args)

@@ -1,5 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
 import { concat } from "../../adapters/shared/seeded-random.ts"
@@ -8,8 +7,9 @@ import { fairplayConsole } from "../scoreboard/consoles/fairplay.ts"
 import { hockeyEntry, hockeyGame } from "../scoreboard/matches/hockey-game.ts"
 import { expectedEntries } from "../scoreboard/matches/match.ts"
 import { runScorebridge } from "../../scripts/support/scorebridge-process.ts"
+import { tempDir } from "../../scripts/support/temp-dir.ts"
 
-const scratch = mkdtempSync(join(tmpdir(), "scorebridge-fairplay-replay-"))
+const scratch = tempDir("fairplay-replay")
 afterAll(() => rmSync(scratch, { recursive: true, force: true }))
 
 const replay = (...args: ReadonlyArray<string>) => runScorebridge("replay", args)

@@ -1,5 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
 import { protocolNames } from "../../adapters/registry.ts"
@@ -12,13 +11,14 @@ import { tennisEntry } from "../scoreboard/matches/tennis-set.ts"
 import { tennisGameWon } from "../scoreboard/matches/turning-points.ts"
 import { type Run, runScorebridge } from "../../scripts/support/scorebridge-process.ts"
 import { cleanCapturePath, entriesOf, expectedGenericChanges, fixture, readingsOf, summaryOf, terminalCapturePath } from "./support.ts"
+import { tempDir } from "../../scripts/support/temp-dir.ts"
 
 /** `scorebridge replay …` as a real process. */
 const replayProcess = (...args: ReadonlyArray<string>): Promise<Run> => runScorebridge("replay", args, {}, 20_000)
 
 const ndjson = (stdout: string): Array<ReplayRecord> => stdout.trimEnd().split("\n").map((line) => JSON.parse(line) as ReplayRecord)
 
-const scratch = mkdtempSync(join(tmpdir(), "scorebridge-replay-"))
+const scratch = tempDir("replay")
 afterAll(() => rmSync(scratch, { recursive: true, force: true }))
 const badCapture = join(scratch, "bad.ndjson")
 writeFileSync(badCapture, '{"t":1,"b":"AA=="}\n{"t":2}\n')

@@ -1,6 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
+import { rmSync } from "node:fs"
 import { connectAsync } from "mqtt"
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
 import { eventually } from "../../scripts/support/eventually.ts"
@@ -12,6 +10,7 @@ import { expectedEntries } from "./matches/match.ts"
 import { tennisEntry } from "./matches/tennis-set.ts"
 import { tennisGameWon, tennisSetWon } from "./matches/turning-points.ts"
 import { sleep } from "../support/sleep.ts"
+import { tempDir } from "../../scripts/support/temp-dir.ts"
 
 /**
  * RTD frames forwarded over MQTT (a serial-to-MQTT gateway), one message per frame: the frames
@@ -25,7 +24,7 @@ describe("daktronics-rtd over MQTT, one frame per message: real daemon, mosquitt
   const res = resources()
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), "scorebridge-rtd-mqtt-"))
+    dir = tempDir("rtd-mqtt")
     broker = await startMosquitto(dir)
   })
   afterAll(async () => {

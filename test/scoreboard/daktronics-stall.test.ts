@@ -5,7 +5,8 @@ import { scoreEntryFor } from "../../src/scoring/score-entry-for.ts"
 import { openWriter, startPtyPair } from "../../scripts/support/pty.ts"
 import { volleyballFields } from "./consoles/daktronics.ts"
 import { rtdFieldConsole } from "./consoles/daktronics-fields.ts"
-import { expectDelivered, resources, startBridge, tempDir, waitForSerialConnects, type WriteTimes } from "./harness.ts"
+import { expectDelivered, resources, startBridge, waitForSerialConnects, type WriteTimes } from "./harness.ts"
+import { tempDir } from "../../scripts/support/temp-dir.ts"
 import { expectedEntries } from "./matches/match.ts"
 import { volleyballSetWonAndNextSet } from "./matches/turning-points.ts"
 import { volleyballEntry } from "./matches/volleyball-match.ts"
@@ -42,7 +43,7 @@ describe("daktronics-rtd: the daemon's process held in the middle of a change", 
     const steps = volleyballSetWonAndNextSet()
     const setWon = steps.findIndex((step) => step.board.period === 2)
     const console = rtdFieldConsole(volleyballFields, "reversed")
-    const pty = await startPtyPair(tempDir(res, "stall-pty"))
+    const pty = await startPtyPair(tempDir("stall-pty", res))
     res.defer(() => pty.stop())
     const bridge = await startBridge(res, "volleyball", console as never, { serial: pty.daemonPath }, { process: true })
     await waitForSerialConnects(bridge, 1)

@@ -11,12 +11,13 @@ import { type FaultDaemon, faultDaemon } from "../../scripts/support/fault-daemo
 import { type DaemonConfig, daemonConfig, type PlaceConfig, writeConfig } from "../../scripts/support/daemon-config.ts"
 import { eventually } from "../../scripts/support/eventually.ts"
 import { freePort } from "../../scripts/support/free-port.ts"
-import { type Resources, tempDir } from "../support/resources.ts"
+import { type Resources } from "../support/resources.ts"
+import { tempDir } from "../../scripts/support/temp-dir.ts"
 import type { SimulatedConsole } from "./consoles/console.ts"
 import type { Expected, Step } from "./matches/match.ts"
 import { type PlayClock, wallClock } from "./play-clock.ts"
 
-export { type Resources, resources, tempDir } from "../support/resources.ts"
+export { type Resources, resources } from "../support/resources.ts"
 
 /**
  * The real daemon in-process (`daemonLayer` in a ManagedRuntime) against the
@@ -119,7 +120,7 @@ export const startBridge = async (
   // Before any frame: the service drops scores of a place with no event running.
   const { eventKey } = await control.startEvent(place, { homeTeam: "Home", awayTeam: "Away", name: `${sport} e2e` })
 
-  const stateDirectory = tempDir(res, "scoreboard-state")
+  const stateDirectory = tempDir("scoreboard-state", res)
   const rawConfig = daemonConfig({
     service: { baseUrl: sim.url, requestsPerSecond, timeoutMs: 2_000 },
     stateDirectory,
@@ -182,7 +183,7 @@ const startDaemonInProcess = async (res: Resources, config: Config): Promise<Run
 const pinoLevels: Readonly<Record<number, string>> = { 10: "TRACE", 20: "DEBUG", 30: "INFO", 40: "WARN", 50: "ERROR", 60: "FATAL" }
 
 const startDaemonProcess = (res: Resources, rawConfig: DaemonConfig, stateDirectory: string): RunningDaemon => {
-  const dir = tempDir(res, "scoreboard-process")
+  const dir = tempDir("scoreboard-process", res)
   // The same config the in-process variant decodes.
   const configFile = writeConfig(join(dir, "scorebridge.yaml"), rawConfig)
   const daemon = faultDaemon(configFile, join(dir, "daemon.log"), { SCOREBRIDGE_TOKEN: token })

@@ -1,6 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
+import { rmSync } from "node:fs"
 import { connectAsync } from "mqtt"
 import { afterAll, afterEach, beforeAll, describe, it } from "vitest"
 import { eventually } from "../../scripts/support/eventually.ts"
@@ -12,6 +10,7 @@ import { basketballEntry, basketballQuarter } from "./matches/basketball-quarter
 import { expectedEntries, type Step } from "./matches/match.ts"
 import { tennisEntry, tennisSet } from "./matches/tennis-set.ts"
 import { volleyballEntry, volleyballMatch } from "./matches/volleyball-match.ts"
+import { tempDir } from "../../scripts/support/temp-dir.ts"
 
 describe("json over MQTT (framing: message): real daemon → simulator", () => {
   let dir: string
@@ -20,7 +19,7 @@ describe("json over MQTT (framing: message): real daemon → simulator", () => {
   const res = resources()
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), "scorebridge-scoreboard-mqtt-"))
+    dir = tempDir("scoreboard-mqtt")
     broker = await startMosquitto(dir)
   })
   afterAll(async () => {

@@ -1,18 +1,7 @@
 import { openWriter, startPtyPair } from "../../scripts/support/pty.ts"
 import type { SimulatedConsole } from "./consoles/console.ts"
-import {
-  type Bridge,
-  type BridgeOptions,
-  expectDelivered,
-  expectModelShape,
-  play,
-  type Resources,
-  type Sport,
-  startBridge,
-  tempDir,
-  waitForSerialConnects,
-  type WriteTimes
-} from "./harness.ts"
+import { type Bridge, type BridgeOptions, expectDelivered, expectModelShape, play, type Resources, type Sport, startBridge, waitForSerialConnects, type WriteTimes } from "./harness.ts"
+import { tempDir } from "../../scripts/support/temp-dir.ts"
 import { expectedEntries, type Step } from "./matches/match.ts"
 
 /**
@@ -21,7 +10,7 @@ import { expectedEntries, type Step } from "./matches/match.ts"
  * queue in the pty and arrive late, stamped when read (see testing notes).
  */
 export const startPtyBridge = async (res: Resources, sport: Sport, console: SimulatedConsole<never>, options: BridgeOptions = {}) => {
-  const pty = await startPtyPair(tempDir(res, "scoreboard-pty"))
+  const pty = await startPtyPair(tempDir("scoreboard-pty", res))
   res.defer(() => pty.stop())
   const bridge: Bridge = await startBridge(res, sport, console, { serial: pty.daemonPath }, options)
   await waitForSerialConnects(bridge, 1)

@@ -1,6 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
+import { rmSync } from "node:fs"
 import { Effect, Fiber, Layer, Schema } from "effect"
 import { TestClock } from "effect/testing"
 import { expect } from "vitest"
@@ -18,6 +16,7 @@ import type { WriteTimes } from "../scoreboard/harness.ts"
 import { expectedEntries, type Step } from "../scoreboard/matches/match.ts"
 import type { PlayClock } from "../scoreboard/play-clock.ts"
 import { virtualLine } from "./virtual-line.ts"
+import { tempDir } from "../../scripts/support/temp-dir.ts"
 
 /** How a console model plays a scene: on `clock`, through `write`, recording each step's write times. */
 export type Player = (clock: PlayClock, write: (bytes: Uint8Array | string) => Promise<void>, written: WriteTimes) => Promise<unknown>
@@ -40,7 +39,7 @@ export const pipelineScene = <B, E>(options: {
 }) =>
   Effect.gen(function*() {
     yield* TestClock.setTime(1_000_000)
-    const stateDirectory = mkdtempSync(join(tmpdir(), "scorebridge-pipeline-"))
+    const stateDirectory = tempDir("pipeline")
     yield* Effect.addFinalizer(() => Effect.sync(() => rmSync(stateDirectory, { recursive: true, force: true })))
     const services = yield* Layer.build(Layer.mergeAll(Outbox.layer({ stateDirectory }), ActiveEvents.layer, BridgeEvents.layer, LatestBoard.layer))
     const protocol = protocols[options.console.protocol] as ProtocolDefinition<unknown>

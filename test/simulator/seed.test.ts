@@ -1,10 +1,10 @@
-import { mkdtempSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { afterEach, describe, expect, it } from "vitest"
 import { demoSeed, loadSeed, startSimulator, type RunningSimulator } from "../../simulator/index.ts"
+import { tempDir } from "../../scripts/support/temp-dir.ts"
 
-const dir = mkdtempSync(join(tmpdir(), "sim-seed-"))
+const dir = tempDir("sim-seed")
 const file = (name: string, text: string) => { const path = join(dir, name); writeFileSync(path, text); return path }
 
 let sim: RunningSimulator | undefined

@@ -1,6 +1,7 @@
 import { connectAsync, type MqttClient } from "mqtt"
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
-import { resources, tempDir } from "../scoreboard/harness.ts"
+import { resources } from "../scoreboard/harness.ts"
+import { tempDir } from "../../scripts/support/temp-dir.ts"
 import { eventually } from "../../scripts/support/eventually.ts"
 import { type Mosquitto, startMosquitto } from "../../scripts/support/mosquitto.ts"
 import { basketballLine, startStatusDaemon, token } from "./status-daemon.ts"
@@ -45,7 +46,7 @@ describe("MQTT bridge state on a real mosquitto", () => {
   }
 
   beforeAll(async () => {
-    broker = await startMosquitto(tempDir(fixtures, "bridge-state-broker"))
+    broker = await startMosquitto(tempDir("bridge-state-broker", fixtures))
     fixtures.defer(() => broker.stop())
   })
   afterEach(async () => {

@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs"
 import { chromium } from "playwright-core"
-import { type Resources, tempDir } from "../scoreboard/harness.ts"
+import { type Resources } from "../scoreboard/harness.ts"
+import { tempDir } from "../../scripts/support/temp-dir.ts"
 
 /** Debian's chromium package; playwright-core brings no browser of its own. */
 export const executablePath = "/usr/bin/chromium"
@@ -18,7 +19,7 @@ export const withoutChromium = missing && process.env["CI"] === undefined
 
 /** Headless Chromium with a fresh profile (playwright passes it as --user-data-dir), closed with `res`. */
 export const launchChromium = async (res: Resources, viewport: { readonly width: number; readonly height: number }) => {
-  const context = await chromium.launchPersistentContext(tempDir(res, "chromium"), {
+  const context = await chromium.launchPersistentContext(tempDir("chromium", res), {
     executablePath,
     args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
     viewport,

@@ -6,7 +6,8 @@ import type { Outbox } from "../../src/delivery/outbox.ts"
 import type { BridgeEvents } from "../../src/bus/bridge-events.ts"
 import type { StatusSnapshot } from "../../src/status/status-snapshot.ts"
 import { statusServerLayer } from "../../src/status/status-server.ts"
-import { resources, tempDir } from "../scoreboard/harness.ts"
+import { resources } from "../scoreboard/harness.ts"
+import { tempDir } from "../../scripts/support/temp-dir.ts"
 import { eventually } from "../../scripts/support/eventually.ts"
 import { freePort } from "../../scripts/support/free-port.ts"
 import { launchChromium, withoutChromium } from "./chromium.ts"
@@ -34,7 +35,7 @@ describe("clip outcomes on the status server", () => {
   beforeAll(async () => {
     const listen = `127.0.0.1:${await freePort()}`
     url = `http://${listen}`
-    const model = clipsModelLayer(tempDir(res, "status-clips"), {
+    const model = clipsModelLayer(tempDir("status-clips", res), {
       // Buttons only, none configured: the badges are LIVE, only the clips can fail health.
       places: [{ key: "court-1", name: "Court 1", sport: "basketball", buttonSources: [] }, { key: "court-2", name: "Court 2", sport: "basketball", buttonSources: [] }],
       buttons: [],

@@ -1,6 +1,3 @@
-import * as fs from "node:fs"
-import * as os from "node:os"
-import * as path from "node:path"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { TestClock } from "effect/testing"
@@ -16,6 +13,7 @@ import { BridgeStatus, type StatusOptions } from "../../src/status/status-model.
 import type { PlaceStatus, StatusSnapshot } from "../../src/status/status-snapshot.ts"
 import { acceptedClick, clipsModelLayer, settleClick } from "./clips-model.ts"
 import { parsePrometheus, valueOf } from "./prometheus-text.ts"
+import { tempDir } from "../../scripts/support/temp-dir.ts"
 
 /**
  * Clip outcomes on the status model: the real outbox with follow-ups, the real clip follower
@@ -35,7 +33,6 @@ const settings: FollowUpSettings = { firstReadAfterMs: 8_000, noClipAfterMs: 30_
 /** 14:00:00 UTC. */
 const t0 = Date.UTC(2025, 5, 14, 14, 0, 0)
 
-const tempDir = () => fs.mkdtempSync(path.join(os.tmpdir(), "scorebridge-status-clips-"))
 
 /** The service's moments: the dark ones have no clip, the gone ones answer 404. */
 const service = { dark: new Set<string>(), gone: new Set<string>() }
@@ -116,7 +113,7 @@ const problemText = "3 clicks without a clip since 14:02Z: is the camera recordi
 describe("BridgeStatus: the last click's clip and the problem line", () => {
   it.effect("a clip ready, then a camera that records nothing: the card, the health reasons and /metrics; kept across a restart, cleared by the next clip", () =>
     Effect.gen(function*() {
-      const dir = tempDir()
+      const dir = tempDir("status-clips")
       // Before the follower starts: it wakes every 5 s of virtual time, so no jump of years with it running.
       yield* TestClock.setTime(t0)
       yield* withModel(dir, Effect.gen(function*() {
@@ -211,7 +208,7 @@ describe("BridgeStatus: the last click's clip and the problem line", () => {
   it.effect("a long run is counted past the first few follow-ups read, back to the last clip", () =>
     Effect.gen(function*() {
       yield* TestClock.setTime(t0)
-      yield* withModel(tempDir(), Effect.gen(function*() {
+      yield* withModel(tempDir("status-clips"), Effect.gen(function*() {
         yield* settleClick(yield* acceptedClick("court-2", t0 - 3_600_000, "mo-long-ready"), "clip-ready", { angles: 1, videoURL: "https://m/r.mp4", readyAt: t0 })
         for (let n = 0; n < 20; n++) {
           yield* settleClick(yield* acceptedClick("court-2", t0 - 1_800_000 + n * 60_000, `mo-long-${n}`), "no-clip", { reason: "none" })
@@ -225,7 +222,7 @@ describe("BridgeStatus: the last click's clip and the problem line", () => {
     Effect.gen(function*() {
       const off: StatusOptions = { ...options, clips: { followUp: false, problemAfterClicks: 3 } }
       yield* TestClock.setTime(t0)
-      yield* withModel(tempDir(), Effect.gen(function*() {
+      yield* withModel(tempDir("status-clips"), Effect.gen(function*() {
         for (let n = 0; n < 3; n++) yield* untilSettled(yield* click("court-1", t0 + n * 60_000, `mo-off-${n}`, "off"))
         const snapshot = yield* until("the snapshot", (s) => s)
         assert.isNull(place("court-1")(snapshot).lastClick)

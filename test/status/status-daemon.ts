@@ -8,7 +8,8 @@ import { daemonConfig } from "../../scripts/support/daemon-config.ts"
 import { eventually } from "../../scripts/support/eventually.ts"
 import { freePort } from "../../scripts/support/free-port.ts"
 import { openWriter, type PtyWriter, startPtyPair } from "../../scripts/support/pty.ts"
-import { type Resources, tempDir } from "../scoreboard/harness.ts"
+import { type Resources } from "../scoreboard/harness.ts"
+import { tempDir } from "../../scripts/support/temp-dir.ts"
 
 /**
  * The real daemon in-process against the simulator, with its status server on
@@ -63,7 +64,7 @@ export const startStatusDaemon = async (res: Resources, options: StatusDaemonOpt
   const control = new SimulatorControl(sim.url)
   await control.startEvent("court-1", { homeTeam: "Lakeside Lions", awayTeam: "Harbor Hawks", name: "League night" })
 
-  const dir = tempDir(res, "status")
+  const dir = tempDir("status", res)
   const boardPty = await startPtyPair(dir, "board")
   res.defer(() => boardPty.stop())
   const buttonPty = options.buttons === true ? await startPtyPair(dir, "buttons") : undefined
@@ -72,7 +73,7 @@ export const startStatusDaemon = async (res: Resources, options: StatusDaemonOpt
 
   const config = Schema.decodeUnknownSync(Config)(daemonConfig({
     service: { baseUrl: sim.url, requestsPerSecond: 20, timeoutMs: 2_000 },
-    stateDirectory: tempDir(res, "status-state"),
+    stateDirectory: tempDir("status-state", res),
     // Not followed: a click's mark would turn from delivered to clip ready 10 s later, mid-test.
     // The clip states have tests of their own (status-clips*.test.ts).
     clips: { followUp: false },

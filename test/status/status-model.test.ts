@@ -1,6 +1,3 @@
-import * as fs from "node:fs"
-import * as os from "node:os"
-import * as path from "node:path"
 import { assert, describe, it } from "@effect/vitest"
 import { Clock, Effect, Layer, Redacted, Stream, SubscriptionRef } from "effect"
 import { TestClock } from "effect/testing"
@@ -14,6 +11,7 @@ import { BridgeEvents, type BridgeEvent } from "../../src/bus/bridge-events.ts"
 import { BridgeStatus, type StatusOptions } from "../../src/status/status-model.ts"
 import type { PlaceStatus, StatusSnapshot } from "../../src/status/status-snapshot.ts"
 import { MqttConnection } from "../../src/transport/mqtt.ts"
+import { tempDir } from "../../scripts/support/temp-dir.ts"
 
 /**
  * The status model on real parts (bus, outbox on disk, rate budget, active
@@ -33,7 +31,6 @@ const options: StatusOptions = {
 
 const connected: LinkState = { _tag: "connected", target: "/dev/ttyCOURT1" }
 
-const tempDir = () => fs.mkdtempSync(path.join(os.tmpdir(), "scorebridge-status-"))
 
 const modelLayer = (broker: SubscriptionRef.SubscriptionRef<LinkState>, stateDirectory: string, statusOptions: StatusOptions) => {
   const mqtt = Layer.succeed(MqttConnection, MqttConnection.of({
@@ -55,7 +52,7 @@ const modelLayer = (broker: SubscriptionRef.SubscriptionRef<LinkState>, stateDir
 
 const withModel = <A, E>(
   body: (broker: SubscriptionRef.SubscriptionRef<LinkState>) => Effect.Effect<A, E, BridgeStatus | BridgeEvents | Outbox | RateBudget | ActiveEvents>,
-  stateDirectory = tempDir(),
+  stateDirectory = tempDir("status"),
   statusOptions = options
 ) =>
   Effect.gen(function*() {
@@ -154,7 +151,7 @@ describe("BridgeStatus: a console that connects to the bridge over TCP", () => {
         const metrics = yield* (yield* BridgeStatus).metrics
         assert.include(metrics, 'scorebridge_link_up{link="scoreboard:court-3"} 0')
         assert.include(metrics, 'scorebridge_link_drops_total{link="scoreboard:court-3"} 1')
-      }), tempDir(), listenOptions))
+      }), tempDir("status"), listenOptions))
 })
 
 describe("BridgeStatus: MQTT scoreboards follow the broker link", () => {
@@ -260,7 +257,7 @@ describe("BridgeStatus: recent errors", () => {
 describe("BridgeStatus after a restart", () => {
   it.effect("shows the last entry the outbox kept, with the service's answer", () =>
     Effect.gen(function*() {
-      const dir = tempDir()
+      const dir = tempDir("status")
       const entry = { timeStamp: 5_000, left: 61, right: 58, period: 4 }
       const id = yield* Effect.gen(function*() {
         const outbox = yield* Outbox

@@ -1,11 +1,11 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { existsSync, mkdirSync, rmSync, statSync } from "node:fs"
 import { join } from "node:path"
 import { chromium } from "playwright-core"
 import { afterAll, describe, expect, it } from "vitest"
 import { resources } from "../scoreboard/harness.ts"
 import { eventually } from "../../scripts/support/eventually.ts"
 import { basketballLine, get, startStatusDaemon, token } from "./status-daemon.ts"
+import { tempDir } from "../../scripts/support/temp-dir.ts"
 
 const executablePath = "/usr/bin/chromium"
 const chromiumMissing = !existsSync(executablePath)
@@ -40,7 +40,7 @@ describe.skipIf(chromiumMissing && process.env["CI"] === undefined)("the status 
         : undefined
     }, { timeoutMs: 10_000 })
 
-    const profile = mkdtempSync(join(tmpdir(), "scorebridge-chromium-"))
+    const profile = tempDir("chromium")
     res.defer(() => rmSync(profile, { recursive: true, force: true }))
     // A fresh profile each run; playwright passes it to Chromium as --user-data-dir.
     const context = await chromium.launchPersistentContext(profile, {

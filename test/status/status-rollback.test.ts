@@ -3,7 +3,8 @@ import { join } from "node:path"
 import { Effect } from "effect"
 import { afterAll, describe, expect, it } from "vitest"
 import { clearRollbackRecord, type RollbackRecord, writeRollbackRecord } from "../../src/upgrade/rollback-record.ts"
-import { resources, tempDir } from "../scoreboard/harness.ts"
+import { resources } from "../scoreboard/harness.ts"
+import { tempDir } from "../../scripts/support/temp-dir.ts"
 import { eventually } from "../../scripts/support/eventually.ts"
 import { launchChromium, withoutChromium } from "./chromium.ts"
 import { parsePrometheus, valueOf } from "./prometheus-text.ts"
@@ -34,7 +35,7 @@ const statusJson = async (url: string) => JSON.parse((await get(`${url}/status.j
 
 describe.skipIf(withoutChromium)("a rollback on the status page, /status.json, /metrics and the journal", () => {
   it("shows the guard's record until it goes, and the next one when it changes", async () => {
-    const packageDirectory = join(tempDir(res, "package"), "scorebridge-package")
+    const packageDirectory = join(tempDir("package", res), "scorebridge-package")
     mkdirSync(packageDirectory)
     await Effect.runPromise(writeRollbackRecord(packageDirectory, rolledBack))
     // The daemon's way to a package directory other than /var/lib/scorebridge-package.

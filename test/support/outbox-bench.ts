@@ -5,11 +5,9 @@
  *
  *   node test/support/outbox-bench.ts
  */
-import * as fs from "node:fs"
-import * as os from "node:os"
-import * as path from "node:path"
 import { Effect } from "effect"
 import { Outbox } from "../../src/delivery/outbox.ts"
+import { tempDir } from "../../scripts/support/temp-dir.ts"
 
 const places = ["court-1", "court-2", "court-3", "court-4", "court-5", "court-6"]
 const kinds = ["score", "click", "undo"] as const
@@ -37,7 +35,7 @@ const scenario = (label: string, settle: boolean) =>
     const heads = microseconds(start, runs)
     console.log(`${label}: append ${append.toFixed(0)} µs, heads ${heads.toFixed(0)} µs (${lanes} lanes)`)
   }).pipe(
-    Effect.provide(Outbox.layer({ stateDirectory: fs.mkdtempSync(path.join(os.tmpdir(), "outbox-bench-")) }))
+    Effect.provide(Outbox.layer({ stateDirectory: tempDir("outbox-bench") }))
   )
 
 await Effect.runPromise(Effect.andThen(scenario("10,000 pending", false), scenario("10,000 mostly delivered", true)))

@@ -1,9 +1,8 @@
-import { mkdtempSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
+import { rmSync } from "node:fs"
 import { type Child, hasExited, startChild } from "../../scripts/support/child.ts"
 import { eventually } from "../../scripts/support/eventually.ts"
 import { freePort } from "../../scripts/support/free-port.ts"
+import { tempDir } from "../../scripts/support/temp-dir.ts"
 
 /**
  * A real Prometheus server on 127.0.0.1 for one test file: Debian's `/usr/bin/prometheus` with the
@@ -70,7 +69,7 @@ export interface PrometheusOptions {
 }
 
 export const startPrometheus = async (configFile: string, options: PrometheusOptions = {}): Promise<Prometheus> => {
-  const storage = mkdtempSync(join(tmpdir(), "scorebridge-prometheus-"))
+  const storage = tempDir("prometheus")
   const port = await freePort()
   const url = `http://127.0.0.1:${port}`
   const child: Child = startChild(prometheusBinary, [

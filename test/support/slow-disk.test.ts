@@ -1,10 +1,10 @@
 import { spawn } from "node:child_process"
 import { closeSync, fdatasync, fsync, fsyncSync, ftruncateSync, mkdtempSync, openSync, readFileSync, rmSync, writeSync } from "node:fs"
-import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { DatabaseSync } from "node:sqlite"
 import { afterAll, afterEach, describe, expect, it } from "vitest"
 import { mountSlowDisk, type SlowDisk, slowDiskSkipped, slowDiskUnavailable } from "../../scripts/support/slow-disk.ts"
+import { tempDir } from "../../scripts/support/temp-dir.ts"
 
 // The bench and the stalled-write/power-cut tests rely on this fixture: prove it with real I/O.
 const unavailable = slowDiskUnavailable()
@@ -16,7 +16,7 @@ if (unavailable !== undefined) {
 }
 
 const delayMs = 300
-const root = mkdtempSync(join(tmpdir(), "slow-disk-test-"))
+const root = tempDir("slow-disk-test")
 let disks: Array<SlowDisk> = []
 
 const mount = async (

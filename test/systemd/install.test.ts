@@ -1,8 +1,8 @@
 import { spawnSync } from "node:child_process"
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readlinkSync, rmSync, statSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { afterEach, beforeEach, describe, expect, it } from "vitest"
+import { tempDir } from "../../scripts/support/temp-dir.ts"
 
 /** systemd/install.sh against a temporary root: no systemctl, no npm, no container. */
 const script = join(import.meta.dirname, "../../systemd/install.sh")
@@ -11,7 +11,7 @@ const token = "venue-token-9f3a"
 
 let root: string
 beforeEach(() => {
-  root = mkdtempSync(join(tmpdir(), "scorebridge-install-"))
+  root = tempDir("install")
 })
 afterEach(() => rmSync(root, { recursive: true, force: true }))
 

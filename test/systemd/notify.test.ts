@@ -4,7 +4,8 @@ import { join } from "node:path"
 import { afterEach, describe, expect, it } from "vitest"
 import { SimulatorControl } from "../../simulator/control-client.ts"
 import { startSimulator } from "../../simulator/index.ts"
-import { resources, tempDir } from "../scoreboard/harness.ts"
+import { resources } from "../scoreboard/harness.ts"
+import { tempDir } from "../../scripts/support/temp-dir.ts"
 import { writeConfig } from "../../scripts/support/daemon-config.ts"
 import { eventually } from "../../scripts/support/eventually.ts"
 import { freePort } from "../../scripts/support/free-port.ts"
@@ -51,7 +52,7 @@ const startReceiver = async (path: string) => {
 
 describe("readiness and watchdog through $NOTIFY_SOCKET (a real process)", () => {
   it("says READY=1 once started, then WATCHDOG=1 with a STATUS summary; a SIGHUP shows as RELOADING=1 then READY=1", async () => {
-    const dir = tempDir(res, "notify")
+    const dir = tempDir("notify", res)
     const sim = await startSimulator({ port: 0, seed: { organizations: [{ key: "o", name: "o", tokens: ["t"], places: [{ key: "court-1", name: "c", sport: "tennis" }] }] } })
     res.defer(() => sim.close())
     await new SimulatorControl(sim.url).startEvent("court-1", {})

@@ -1,8 +1,8 @@
 import { spawnSync } from "node:child_process"
-import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs"
 import { dirname, join } from "node:path"
 import { afterEach, beforeEach, describe, expect, it } from "vitest"
+import { tempDir } from "../../scripts/support/temp-dir.ts"
 
 /**
  * systemd/prometheus-agent-setup.sh, as a checkout runs it and as the package installs it
@@ -17,7 +17,7 @@ let dir: string
 let root: string
 let passwordFile: string
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), "scorebridge-agent-setup-"))
+  dir = tempDir("agent-setup")
   root = join(dir, "root")
   mkdirSync(root)
   passwordFile = join(dir, "rw-password")

@@ -4,7 +4,8 @@ import { join } from "node:path"
 import { afterEach, describe, expect, it } from "vitest"
 import { SimulatorControl } from "../../simulator/control-client.ts"
 import { type RunningSimulator, startSimulator } from "../../simulator/index.ts"
-import { resources, tempDir } from "../scoreboard/harness.ts"
+import { resources } from "../scoreboard/harness.ts"
+import { tempDir } from "../../scripts/support/temp-dir.ts"
 import { type DaemonConfig, writeConfig } from "../../scripts/support/daemon-config.ts"
 import { eventually } from "../../scripts/support/eventually.ts"
 import { freePort } from "../../scripts/support/free-port.ts"
@@ -49,7 +50,7 @@ interface Setup {
 }
 
 const setup = async (): Promise<Setup> => {
-  const dir = tempDir(res, "systemd")
+  const dir = tempDir("systemd", res)
   const sim = await startSimulator({ port: 0, requestsPerSecond: 50, burst: 5, seed })
   res.defer(() => sim.close())
   const control = new SimulatorControl(sim.url)

@@ -1,8 +1,8 @@
 import { spawnSync } from "node:child_process"
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { readFileSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
+import { tempDir } from "../../scripts/support/temp-dir.ts"
 
 /**
  * The unit as systemd itself judges it, offline (no PID 1 needed): its exposure score and
@@ -17,7 +17,7 @@ const describeSystemd = haveSystemd ? describe : describe.skip
 const analyze = (args: ReadonlyArray<string>) => spawnSync("systemd-analyze", args, { encoding: "utf8", timeout: 30_000 })
 
 describeSystemd("systemd/scorebridge.service (systemd-analyze, offline)", () => {
-  const dir = mkdtempSync(join(tmpdir(), "scorebridge-unit-"))
+  const dir = tempDir("unit")
   afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
   it("has an overall exposure of at most 2.0", () => {

@@ -1,9 +1,9 @@
 import { spawnSync } from "node:child_process"
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { readFileSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
 import { runScorebridge, scorebridge } from "../../scripts/support/scorebridge-process.ts"
+import { tempDir } from "../../scripts/support/temp-dir.ts"
 
 /**
  * systemd/scorebridge-upgrade-guard.service as systemd judges it offline, and what it hands the
@@ -19,7 +19,7 @@ if (!haveSystemd && process.env["CI"] !== undefined) throw new Error("systemd-an
 const setting = (name: string) => unit.split("\n").filter((line) => line.startsWith(`${name}=`)).map((line) => line.slice(name.length + 1))
 
 describe("systemd/scorebridge-upgrade-guard.service", () => {
-  const dir = mkdtempSync(join(tmpdir(), "scorebridge-guard-unit-"))
+  const dir = tempDir("guard-unit")
   afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
   it.skipIf(!haveSystemd)("passes systemd-analyze verify", () => {

@@ -1,6 +1,3 @@
-import { mkdtempSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
 import { assert, describe, it } from "@effect/vitest"
 import { Clock, Effect, Layer } from "effect"
 import { TestClock } from "effect/testing"
@@ -8,6 +5,7 @@ import { Outbox } from "../../src/delivery/outbox.ts"
 import { RateBudget } from "../../src/delivery/rate-budget.ts"
 import { Scheduler } from "../../src/delivery/scheduler.ts"
 import { notifySettings, runWatchdog, schedulerStuckAfterMs, SystemdNotify, type WatchedDaemon } from "../../src/daemon/systemd-notify.ts"
+import { tempDir } from "../../scripts/support/temp-dir.ts"
 
 describe("notifySettings", () => {
   it("is off without NOTIFY_SOCKET, and pings at half of WATCHDOG_USEC only for the PID it names", () => {
@@ -32,7 +30,7 @@ describe("runWatchdog", () => {
     }))
     const daemon = Layer.mergeAll(
       scheduler,
-      Outbox.layer({ stateDirectory: mkdtempSync(join(tmpdir(), "scorebridge-watchdog-")) }),
+      Outbox.layer({ stateDirectory: tempDir("watchdog") }),
       RateBudget.layer({ requestsPerSecond: 1 })
     )
     const pings = () => sent.filter((f) => f["WATCHDOG"] === "1").length

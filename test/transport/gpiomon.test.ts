@@ -1,6 +1,5 @@
 import { Effect, Fiber, Logger, Schema, Stream } from "effect"
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { chmodSync, existsSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { format } from "node:util"
 import { join } from "node:path"
 import { afterEach, beforeEach, describe, expect, it } from "vitest"
@@ -8,6 +7,7 @@ import { gpiomon } from "../../adapters/gpiomon/index.ts"
 import type { LinkState, ReceivedChunk } from "../../src/domain/received.ts"
 import { type GpiomonOptions, gpiomonArguments, gpiomonChunks, parseGpiomonVersion } from "../../src/transport/gpiomon.ts"
 import { eventually } from "../../scripts/support/eventually.ts"
+import { tempDir } from "../../scripts/support/temp-dir.ts"
 
 /** Runs the transport in the background, recording everything it reports and logs. */
 const startReading = (options: GpiomonOptions) => {
@@ -61,7 +61,7 @@ describe("gpiomonChunks with a stand-in gpiomon", () => {
   let reading: Reading | undefined
 
   beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), "scorebridge-gpiomon-"))
+    dir = tempDir("gpiomon")
   })
   afterEach(async () => {
     await reading?.stop()

@@ -1,8 +1,7 @@
 import { Effect, Fiber, Schema, Stream } from "effect"
 import { execFileSync } from "node:child_process"
-import { appendFileSync, constants, mkdtempSync, readdirSync, readlinkSync, rmSync, writeFileSync } from "node:fs"
+import { appendFileSync, constants, readdirSync, readlinkSync, rmSync, writeFileSync } from "node:fs"
 import { type FileHandle, open } from "node:fs/promises"
-import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterEach, beforeEach, describe, expect, it } from "vitest"
 import { inputEvent } from "../../adapters/input-event/index.ts"
@@ -10,6 +9,7 @@ import type { LinkState, ReceivedChunk } from "../../src/domain/received.ts"
 import { inputDeviceChunks } from "../../src/transport/input-device.ts"
 import { eventually } from "../../scripts/support/eventually.ts"
 import { keyEdge } from "../support/input-event-record.ts"
+import { tempDir } from "../../scripts/support/temp-dir.ts"
 
 const KEY_F13 = 183
 const KEY_F14 = 184
@@ -52,7 +52,7 @@ describe("inputDeviceChunks", () => {
   let writer: FileHandle | undefined
 
   beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), "scorebridge-input-"))
+    dir = tempDir("input")
   })
   afterEach(async () => {
     await writer?.close()

@@ -1,7 +1,6 @@
 import { Effect, Stream } from "effect"
 import type { MqttClient } from "mqtt"
-import { mkdtempSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { rmSync } from "node:fs"
 import { join } from "node:path"
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
 import { MqttConnection, type MqttMessage } from "../../src/transport/mqtt.ts"
@@ -9,6 +8,7 @@ import { eventually } from "../../scripts/support/eventually.ts"
 import { type Mosquitto, startMosquitto } from "../../scripts/support/mosquitto.ts"
 import { sleep } from "../support/sleep.ts"
 import { type Daemon, startDaemon, startPeer, text, untilSubscribed } from "./mqtt-harness.ts"
+import { tempDir } from "../../scripts/support/temp-dir.ts"
 
 /**
  * What mqtt.js's one-message-at-a-time reading asks of the connection, against a real mosquitto:
@@ -19,7 +19,7 @@ let dir: string
 let broker: Mosquitto
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), "scorebridge-mqtt-acks-"))
+  dir = tempDir("mqtt-acks")
   broker = await startMosquitto(dir)
 })
 afterAll(async () => {

@@ -1,7 +1,6 @@
 import { Effect, Layer, Logger, ManagedRuntime, Stream } from "effect"
 import { connectAsync, type MqttClient } from "mqtt"
-import { mkdtempSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { rmSync } from "node:fs"
 import { join } from "node:path"
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
 import { heldTiming } from "../../src/transport/held-messages.ts"
@@ -11,6 +10,7 @@ import { type Proxy, startProxy } from "../faults/support/proxy.ts"
 import { eventually } from "../../scripts/support/eventually.ts"
 import { type Mosquitto, startMosquitto } from "../../scripts/support/mosquitto.ts"
 import { sleep } from "../support/sleep.ts"
+import { tempDir } from "../../scripts/support/temp-dir.ts"
 
 /**
  * Which messages the connection marks as held by the broker, against a real mosquitto: the link
@@ -22,7 +22,7 @@ let broker: Mosquitto
 let proxy: Proxy
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), "scorebridge-mqtt-held-"))
+  dir = tempDir("mqtt-held")
   broker = await startMosquitto(dir)
   proxy = await startProxy(broker.port)
 })

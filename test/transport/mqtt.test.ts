@@ -1,7 +1,6 @@
 import { Effect, Redacted, Stream } from "effect"
 import type { MqttClient } from "mqtt"
-import { mkdtempSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { rmSync } from "node:fs"
 import { join } from "node:path"
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
 import { MqttConnection, type MqttConnectionOptions, type MqttMessage } from "../../src/transport/mqtt.ts"
@@ -9,12 +8,13 @@ import { eventually } from "../../scripts/support/eventually.ts"
 import { freePort } from "../../scripts/support/free-port.ts"
 import { type Mosquitto, startMosquitto } from "../../scripts/support/mosquitto.ts"
 import { type Daemon, startDaemon as startDaemonOn, startPeer as startPeerOn, text, untilSubscribed as untilSubscribedTo } from "./mqtt-harness.ts"
+import { tempDir } from "../../scripts/support/temp-dir.ts"
 
 let dir: string
 let broker: Mosquitto
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), "scorebridge-mqtt-"))
+  dir = tempDir("mqtt")
   broker = await startMosquitto(dir)
 })
 afterAll(async () => {

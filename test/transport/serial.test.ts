@@ -1,12 +1,12 @@
 import { Effect, Fiber, Stream } from "effect"
-import { mkdtempSync, readdirSync, readlinkSync, realpathSync, rmSync, symlinkSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { readdirSync, readlinkSync, realpathSync, rmSync, symlinkSync } from "node:fs"
 import { join } from "node:path"
 import { afterEach, beforeEach, describe, expect, it } from "vitest"
 import type { LinkState, ReceivedChunk } from "../../src/domain/received.ts"
 import { type SerialOptions, serialChunks } from "../../src/transport/serial.ts"
 import { eventually } from "../../scripts/support/eventually.ts"
 import { openWriter, type PtyPair, type PtyWriter, startPtyPair, writeToPty } from "../../scripts/support/pty.ts"
+import { tempDir } from "../../scripts/support/temp-dir.ts"
 
 const line = (path: string): SerialOptions => ({ path, baudRate: 9600, dataBits: 8, parity: "none", stopBits: 1 })
 
@@ -43,7 +43,7 @@ describe("serialChunks over a socat pty pair", () => {
   let writer: PtyWriter | undefined
 
   beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), "scorebridge-serial-"))
+    dir = tempDir("serial")
   })
   afterEach(async () => {
     writer?.close()
@@ -145,7 +145,7 @@ describe("serialChunks over a socat pty pair", () => {
 
 describe("serialChunks watching the device path", () => {
   it("reopens when the path comes to name another device, even though the old port never reported a loss", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "scorebridge-serial-path-"))
+    const dir = tempDir("serial-path")
     const first = await startPtyPair(dir, "first")
     const second = await startPtyPair(dir, "second")
     // Like /dev/serial/by-id/…: a stable link the technician configures, here switched by hand.

@@ -5,7 +5,8 @@ import { schemaVersion } from "../../src/delivery/outbox-schema.ts"
 import { outboxOpensWith } from "../../src/upgrade/outbox-compatibility.ts"
 import { rollBack } from "../../src/upgrade/reinstall.ts"
 import { outboxFile, upgradeAdditively, upgradeBreakingly } from "../delivery/newer-outbox.ts"
-import { resources, tempDir } from "../support/resources.ts"
+import { resources } from "../support/resources.ts"
+import { tempDir } from "../../scripts/support/temp-dir.ts"
 import { upgradedRoot, versionIn } from "./tiny-packages.ts"
 
 /**
@@ -18,7 +19,7 @@ const res = resources()
 afterEach(() => res.release())
 
 const outboxOfThisBridge = () => {
-  const state = tempDir(res, "compat-state")
+  const state = tempDir("compat-state", res)
   openOutboxDatabase(state).db.close()
   return state
 }
@@ -57,7 +58,7 @@ describe("can the kept version open the outbox", () => {
     const state = outboxOfThisBridge()
     upgradeBreakingly(state)
     expect(outboxOpensWith(outboxFile(state), undefined).opens).toBe(true)
-    expect(outboxOpensWith(outboxFile(tempDir(res, "compat-none")), schemaVersion).opens).toBe(true)
+    expect(outboxOpensWith(outboxFile(tempDir("compat-none", res)), schemaVersion).opens).toBe(true)
   })
 
   it("the guard does not go back to a version that would refuse the outbox: the new one stays, and the record says why", async () => {

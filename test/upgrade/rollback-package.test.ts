@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { RollbackRecord } from "../../src/upgrade/rollback-record.ts"
 import { builtPackage, nextVersion, packageBuildTimeoutMs, packageVersion } from "../support/debian-packages.ts"
 import { type DpkgRoot, makeDpkgRoot } from "../support/dpkg-root.ts"
-import { resources, tempDir } from "../support/resources.ts"
+import { resources } from "../support/resources.ts"
+import { tempDir } from "../../scripts/support/temp-dir.ts"
 import { unansweredConfig } from "./unanswered-config.ts"
 
 /**
@@ -24,7 +25,7 @@ let venue: DpkgRoot
 beforeAll(async () => {
   current = await builtPackage("amd64")
   next = await builtPackage("amd64", { version: nextVersion, compression: "gzip" })
-  venue = makeDpkgRoot(join(tempDir(res, "rollback-package"), "root"), { hostPackages: ["libc6", "libstdc++6", "libgcc-s1"] })
+  venue = makeDpkgRoot(join(tempDir("rollback-package", res), "root"), { hostPackages: ["libc6", "libstdc++6", "libgcc-s1"] })
 }, packageBuildTimeoutMs)
 afterAll(() => res.release())
 

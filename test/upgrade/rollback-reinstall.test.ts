@@ -5,7 +5,8 @@ import { Effect, Schema } from "effect"
 import { afterEach, describe, expect, it } from "vitest"
 import { keptPackage, rollBack } from "../../src/upgrade/reinstall.ts"
 import { RollbackRecord } from "../../src/upgrade/rollback-record.ts"
-import { resources, tempDir } from "../support/resources.ts"
+import { resources } from "../support/resources.ts"
+import { tempDir } from "../../scripts/support/temp-dir.ts"
 import { runScorebridge } from "../../scripts/support/scorebridge-process.ts"
 import { arch, upgradedRoot, versionIn } from "./tiny-packages.ts"
 import { unansweredConfig } from "./unanswered-config.ts"
@@ -97,7 +98,7 @@ describe("going back to the kept package, in a throw-away root", () => {
   }, 30_000)
 
   it("finds the kept package by the version as dpkg gives it, epoch and all, or without the epoch", () => {
-    const directory = tempDir(res, "kept")
+    const directory = tempDir("kept", res)
     mkdirSync(join(directory, "previous"))
     writeFileSync(join(directory, "previous", `scorebridge_1:0.1.0_${arch}.deb`), "")
     expect(keptPackage(directory, "1:0.1.0", arch).found).toBe(join(directory, "previous", `scorebridge_1:0.1.0_${arch}.deb`))

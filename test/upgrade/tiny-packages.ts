@@ -4,7 +4,8 @@ import { join } from "node:path"
 import { expect } from "vitest"
 import { outboxSchemaField } from "../../src/upgrade/outbox-compatibility.ts"
 import { makeDpkgRoot } from "../support/dpkg-root.ts"
-import { type Resources, tempDir } from "../support/resources.ts"
+import { type Resources } from "../support/resources.ts"
+import { tempDir } from "../../scripts/support/temp-dir.ts"
 
 /**
  * Two tiny packages named scorebridge (a VERSION file each) in a throw-away dpkg root, for the
@@ -43,7 +44,7 @@ export const versionIn = (root: string) =>
  * preinst keeps it; `keptOutboxSchema`: what the kept package says of the outbox schema it knows.
  */
 export const upgradedRoot = (res: Resources, { keep = true, keptOutboxSchema }: { readonly keep?: boolean; readonly keptOutboxSchema?: number } = {}) => {
-  const dir = tempDir(res, "rollback")
+  const dir = tempDir("rollback", res)
   const older = tinyPackage(dir, "0.1.0", keptOutboxSchema === undefined ? {} : { outboxSchema: keptOutboxSchema })
   const newer = tinyPackage(dir, "0.2.0")
   const venue = makeDpkgRoot(join(dir, "root"))

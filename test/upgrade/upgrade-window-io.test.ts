@@ -1,14 +1,14 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { readFileSync, rmSync, writeFileSync } from "node:fs"
 import { createServer, type RequestListener, type Server } from "node:http"
-import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { askDaemon, statusAddress } from "../../src/upgrade/daemon-status.ts"
 import { readDeferredSince, writeDeferredSince } from "../../src/upgrade/deferral-state.ts"
 import { freePort } from "../../scripts/support/free-port.ts"
+import { tempDir } from "../../scripts/support/temp-dir.ts"
 
-const dir = mkdtempSync(join(tmpdir(), "scorebridge-upgrade-window-"))
+const dir = tempDir("upgrade-window")
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
 describe("the deferral state", () => {

@@ -8,7 +8,8 @@ import { writeConfig, type DaemonConfig } from "../../scripts/support/daemon-con
 import { eventually } from "../../scripts/support/eventually.ts"
 import { freePort } from "../../scripts/support/free-port.ts"
 import { startPtyPair, writeToPty } from "../../scripts/support/pty.ts"
-import { resources, tempDir } from "../support/resources.ts"
+import { resources } from "../support/resources.ts"
+import { tempDir } from "../../scripts/support/temp-dir.ts"
 import { runScorebridge } from "../../scripts/support/scorebridge-process.ts"
 import { runConfig, tennisOnSerial } from "../systemd/run-config.ts"
 import { startDaemon } from "../../scripts/support/scorebridge-process.ts"
@@ -28,7 +29,7 @@ afterEach(() => res.release())
 
 describe("scorebridge upgrade-window with the bridge running", () => {
   it("exit 1 naming the court while its event is live or a click waits, 0 once the event ended, 0 when the bridge is stopped", async () => {
-    const dir = tempDir(res, "upgrade-window")
+    const dir = tempDir("upgrade-window", res)
     const stateDir = join(dir, "package-state")
     const deferralFile = join(stateDir, "upgrade-window.json")
     const sim = await startSimulator({ port: 0, requestsPerSecond: 50, burst: 5, seed })
@@ -111,7 +112,7 @@ describe("scorebridge upgrade-window with the bridge running", () => {
   }, 60_000)
 
   it("a config that does not load: exit 1 (skip this run), the problem on stderr", async () => {
-    const dir = tempDir(res, "upgrade-window-broken")
+    const dir = tempDir("upgrade-window-broken", res)
     const file = join(dir, "config.yaml")
     writeConfig(file, { service: { baseUrl: "http://127.0.0.1:9", token: { env: "SCOREBRIDGE_TOKEN" } }, places: [] })
     const run = await runScorebridge("upgrade-window", ["--config", file, "--package-dir", join(dir, "package-state")])

@@ -1,8 +1,8 @@
 import { spawnSync } from "node:child_process"
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { copyFileSync, mkdirSync, rmSync, symlinkSync } from "node:fs"
 import { join } from "node:path"
 import type { Wrap } from "../../../scripts/support/fault-daemon.ts"
+import { tempDir } from "../../../scripts/support/temp-dir.ts"
 
 const repo = join(import.meta.dirname, "../../..")
 
@@ -27,7 +27,7 @@ export interface Installed {
  * dist/ is left alone.
  */
 export const installedCopy = (): Installed => {
-  const root = mkdtempSync(join(tmpdir(), "scorebridge-installed-"))
+  const root = tempDir("installed")
   const remove = () => rmSync(root, { recursive: true, force: true })
   try {
     mkdirSync(join(root, "bin"))

@@ -1,6 +1,5 @@
 import { randomBytes } from "node:crypto"
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { copyFileSync, existsSync, mkdirSync, rmSync } from "node:fs"
 import { join } from "node:path"
 import { connectAsync, type MqttClient } from "mqtt"
 import { boardLineOptions } from "../../../src/demo/tennis-match.ts"
@@ -12,6 +11,7 @@ import { type Mosquitto, startMosquitto } from "../../../scripts/support/mosquit
 import { type PtyPair, startPtyPair } from "../../../scripts/support/pty.ts"
 import { type FaultDaemon, faultDaemon, type Wrap } from "../../../scripts/support/fault-daemon.ts"
 import { type Proxy, startProxy } from "./proxy.ts"
+import { tempDir } from "../../../scripts/support/temp-dir.ts"
 
 /**
  * One fault scenario's world: the simulator (in this process, so its state survives every
@@ -63,7 +63,7 @@ let worlds = 0
 const artifacts = join(import.meta.dirname, "../../../test-artifacts/faults")
 
 export const startWorld = async (name: string, options: WorldOptions = {}): Promise<World> => {
-  const dir = mkdtempSync(join(tmpdir(), `scorebridge-faults-${name}-`))
+  const dir = tempDir(`faults-${name}`)
   const releases: Array<() => unknown> = [() => rmSync(dir, { recursive: true, force: true })]
   // The daemon's whole output outlives the temp dir, for whoever reads a failure afterwards.
   releases.push(() => {
