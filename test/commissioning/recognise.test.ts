@@ -14,9 +14,10 @@ const text = (s: string) => chunksOf(new TextEncoder().encode(s))
 
 describe("recognising a controller from its bytes", () => {
   it("tries the decoders whose definition says how to recognise them, leaving lines and json to the text guess", () => {
-    // Every registry protocol but the two that need a field map: a new controller is tried without a line here.
-    expect([...recognisableProtocols()].sort()).toEqual(Object.keys(protocols).filter((p) => p !== "lines" && p !== "json").sort())
-    expect(recognisableProtocols()).toEqual(expect.arrayContaining(["daktronics-rtd", "stramatel-452m"]))
+    // A new controller is tried by its definition's `recognise`, without a line here.
+    expect(recognisableProtocols()).toEqual(expect.arrayContaining(["daktronics-rtd", "stramatel-452m", "bodet-scorepad", "fairplay-mp70"]))
+    expect(recognisableProtocols()).not.toContain("lines")
+    expect(recognisableProtocols()).not.toContain("json")
   })
 
   it("decodes each recognisable protocol with its default options, which the protocol must take", () => {
