@@ -51,7 +51,9 @@ export const receiveMessages = (
     // When its bytes came, not when mqtt.js got to it (after the previous message was stored).
     const arrivedAt = arrivals.arrivalOf(packet) ?? Date.now()
     const wasHeld = held.arrived(arrivedAt)
-    const identity = Redeliveries.identity(packet.topic, packet.payload as Uint8Array)
+    // mqtt.js gives a PUBLISH's payload as a Buffer (a string only for packets it builds itself).
+    const payload = typeof packet.payload === "string" ? Buffer.from(packet.payload) : packet.payload
+    const identity = Redeliveries.identity(packet.topic, payload)
     if (redeliveries.isRedelivery(packet.dup, packet.messageId, identity)) {
       report({ _tag: "redeliveryDropped", topic: packet.topic })
       held.handled(Date.now())
@@ -68,7 +70,7 @@ export const receiveMessages = (
     deliver({
       receivedAt: stamp(arrivedAt),
       topic: packet.topic,
-      payload: packet.payload as Uint8Array,
+      payload,
       retained: packet.retain,
       ack,
       redelivered: packet.dup,

@@ -6,7 +6,6 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
 import { MqttConnection, type MqttMessage } from "../../src/transport/mqtt.ts"
 import { eventually } from "../../scripts/support/eventually.ts"
 import { type Mosquitto, startMosquitto } from "../../scripts/support/mosquitto.ts"
-import { sleep } from "../support/sleep.ts"
 import { type Daemon, startDaemon, startPeer, text, untilSubscribed } from "./mqtt-harness.ts"
 import { tempDir } from "../../scripts/support/temp-dir.ts"
 
@@ -85,10 +84,7 @@ describe("MQTT acknowledgements with a real mosquitto", () => {
     }
     const latencies = async (names: ReadonlyArray<string>) => {
       const sent = []
-      for (const name of names) {
-        sent.push(await press(name))
-        await sleep(100) // pacing: presses a tenth of a second apart
-      }
+      for (const name of names) sent.push(await press(name))
       await eventually(`${names.join(", ")} to reach the stream`, () => (names.every((n) => presses.at.has(n)) ? true : undefined), { timeoutMs: 15_000 })
       return sent.map((s) => presses.at.get(s.name)! - s.sentAt)
     }

@@ -5,7 +5,6 @@ import type { LinkState } from "../../src/domain/received.ts"
 import { MqttConnection, type MqttConnectionOptions, type MqttMessage, type SubscribeOptions } from "../../src/transport/mqtt.ts"
 import { eventually } from "../../scripts/support/eventually.ts"
 import type { Mosquitto } from "../../scripts/support/mosquitto.ts"
-import { sleep } from "../support/sleep.ts"
 
 let clientCount = 0
 
@@ -46,11 +45,14 @@ export const text = (message: MqttMessage | undefined) => (message ? Buffer.from
 export const untilSubscribed = async (peer: MqttClient, topic: string, into: Array<MqttMessage>) => {
   const probes = () => into.filter((m) => m.topic === topic && text(m) === "probe")
   const before = probes().length
-  await eventually("the daemon's subscription to take effect", async () => {
-    await peer.publishAsync(topic, "probe", { qos: 1 })
-    await sleep(50)
+  const arrived = () => {
     const now = probes()
     for (const probe of now) probe.ack()
     return now.length > before ? true : undefined
+  }
+  await eventually("the daemon's subscription to take effect", async () => {
+    await peer.publishAsync(topic, "probe", { qos: 1 })
+    // Not there within a moment: the subscription is not in place yet, and this probe is lost.
+    return eventually("the probe", arrived, { timeoutMs: 50 }).catch(() => undefined)
   })
 }
