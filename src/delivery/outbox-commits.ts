@@ -20,11 +20,10 @@ export interface CheckpointWhen {
 }
 
 /**
- * How a write becomes durable: it commits on the event loop (once no checkpoint holds the gate),
- * and whoever must not act before it is on disk waits for the group commit's fsync that covers it.
- * Tracks, per item, the newest write not yet on disk, so `onDisk` waits for that item's own writes.
+ * The log's fsyncs (GroupCommit) and checkpoints (Checkpointer) over the outbox's files, their
+ * warnings and totals, and which items have writes not yet on disk. Stopped when the scope closes.
  */
-export const makeCommits = Effect.fnUntraced(function*(disk: OutboxDisk, checkpointWhen: CheckpointWhen) {
+const makeSyncing = Effect.fnUntraced(function*(disk: OutboxDisk, checkpointWhen: CheckpointWhen) {
   const { file, db } = disk
   // The fsyncs end on libuv's callbacks, outside any fiber: their warnings go to the daemon's logger.
   const logWith = Effect.runForkWith(yield* Effect.context<never>())
@@ -66,6 +65,23 @@ export const makeCommits = Effect.fnUntraced(function*(disk: OutboxDisk, checkpo
       group.close()
     })
   )
+  /** A commit has reached the kernel after `tookMs` on the event loop. */
+  const committed = (tookMs: number) => {
+    tally.committed(tookMs)
+    warnIfDue(slowCommit(tookMs, Date.now()))
+    checkpointer.noteCommit()
+  }
+  return { group, checkpointer, unsynced, failedDisk, tally, committed }
+})
+
+/**
+ * How a write becomes durable: it commits on the event loop (once no checkpoint holds the gate),
+ * and whoever must not act before it is on disk waits for the group commit's fsync that covers it.
+ * Tracks, per item, the newest write not yet on disk, so `onDisk` waits for that item's own writes.
+ */
+export const makeCommits = Effect.fnUntraced(function*(disk: OutboxDisk, checkpointWhen: CheckpointWhen) {
+  const { file } = disk
+  const { group, checkpointer, unsynced, failedDisk, tally, committed } = yield* makeSyncing(disk, checkpointWhen)
 
   const writeError = (reason: string) => new OutboxWriteError({ path: file, reason })
   const diskFailed = (error: Error) =>
@@ -80,10 +96,7 @@ export const makeCommits = Effect.fnUntraced(function*(disk: OutboxDisk, checkpo
       const started = performance.now()
       return Effect.try({ try: run, catch: (cause) => writeError(describeFailure(cause)) }).pipe(
         Effect.map((value) => {
-          const tookMs = performance.now() - started
-          tally.committed(tookMs)
-          warnIfDue(slowCommit(tookMs, Date.now()))
-          checkpointer.noteCommit()
+          committed(performance.now() - started)
           return { value, seq: group.committed() }
         })
       )
