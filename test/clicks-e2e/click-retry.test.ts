@@ -4,7 +4,6 @@ import { tempDir } from "../../scripts/support/temp-dir.ts"
 import { daemonConfig } from "../../scripts/support/daemon-config.ts"
 import { eventually } from "../../scripts/support/eventually.ts"
 import { clicksOn, nextClientId, place, sport, startBroker, startDaemon, startService, untilHeard, waitForClicks, waitForLog } from "./harness.ts"
-import { sleep } from "../support/sleep.ts"
 
 const remoteTopic = "zigbee2mqtt/court1-remote"
 

@@ -46,12 +46,13 @@ describe("a press with no event on the place", () => {
     expect(told["pressedAt"]).toBeGreaterThanOrEqual(pressedFrom)
     await waitForLog(daemon, `${place}: single on remote/1 ignored — no event is running on this place`)
 
-    // A queued click would go out at once (20 requests/s); give it well over a slot to show up.
-    await new Promise((resolve) => setTimeout(resolve, 1_000))
+    // A press handled after it: the ignored one is done with, and a click from it would be in the outbox by now.
+    await untilHeard(daemon, "single on remote/probe: no action configured", () =>
+      broker.peer.publishAsync(remoteTopic, JSON.stringify({ action: "probe_single" }), { qos: 1 }))
+    expect(await daemon.outbox()).toEqual({})
     const requests = await service.control.requests()
     expect(requests.length).toBeGreaterThan(0)
     expect(requests.filter((r) => !(r.method === "GET" && r.path === lookups)).map((r) => `${r.method} ${r.path}`)).toEqual([])
-    expect(await daemon.outbox()).toEqual({})
     expect(feedback).toHaveLength(1)
   })
 })
