@@ -44,8 +44,8 @@ describe("a click the service does not answer cleanly", () => {
     expect([refused!.status, accepted!.status]).toEqual([503, 200])
     expect(accepted!.body).toEqual(refused!.body)
 
-    // Longer than the first back-off: a second delivery of the same click would show by now.
-    await sleep(1_500)
+    // Delivered is final: the outbox sends a settled click never again, so the count now is the count.
+    await eventually("the click settled", async () => ((await daemon.outbox())["click/delivered"] === 1 ? true : undefined))
     expect((await clicksOn(service, eventKey)).length).toBe(2)
     const made = await moments()
     expect(made.map((m) => m.key)).toEqual([(accepted!.response as { momentKey: string }).momentKey])
@@ -61,7 +61,7 @@ describe("a click the service does not answer cleanly", () => {
     expect(applied!.fault).toBe("reset-after-apply")
     await waitForLog(daemon, "was already received by the service: not resent")
 
-    await sleep(1_500)
+    await eventually("the click settled", async () => ((await daemon.outbox())["click/delivered"] === 1 ? true : undefined))
     expect((await clicksOn(service, eventKey)).length).toBe(1)
     expect((await moments()).map((m) => m.metadata)).toEqual([(applied!.body as { metadata: unknown }).metadata])
     expect(await daemon.outbox()).toEqual({ "click/delivered": 1 })
