@@ -11,6 +11,7 @@ import { replay, type ReplayRecord } from "../../src/replay/replay.ts"
 import { eventually } from "../../scripts/support/eventually.ts"
 import { freePort } from "../../scripts/support/free-port.ts"
 import { connectConsole, sendDatagrams, startConsoleServer, stramatelFrames, writePaced } from "./network-console.ts"
+import { sleep } from "../support/sleep.ts"
 import { runCli, type Started, startCli } from "./support.ts"
 import { tempDir } from "../../scripts/support/temp-dir.ts"
 
@@ -122,11 +123,13 @@ describe("scorebridge capture over the network (process)", () => {
     const second = await consoleOn(port)
     const secondPort = second.localPort
     await eventually("the replacement line", () => (started.stdout().includes(`A new connection from 127.0.0.1:${secondPort} replaces console 127.0.0.1:${firstPort}`) ? true : undefined))
+    // capture closes the replaced connection; that is not the console gone: bytes sent after it are still recorded.
+    const firstClosed = first.closed ? Promise.resolve() : new Promise((resolve) => first.once("close", resolve))
     first.write(Buffer.from("from the replaced connection"))
-    second.write(frames.subarray(2 * frameBytes))
+    second.write(frames.subarray(2 * frameBytes, 5 * frameBytes))
+    await firstClosed
+    second.write(frames.subarray(5 * frameBytes))
     await eventually("the second console's bytes", () => (recordedBytes().length === frames.length ? true : undefined))
-    // The replaced connection closing is not the console gone: still recording.
-    await new Promise((resolve) => setTimeout(resolve, 300))
     expect(started.process.exitCode).toBeNull()
     started.process.kill("SIGTERM")
     expect((await started.exited).code).toBe(130)
@@ -136,9 +139,9 @@ describe("scorebridge capture over the network (process)", () => {
   it("records UDP datagrams one chunk each, --seconds counting from the first datagram", async () => {
     const port = await freePort()
     const started = await start(["--udp-listen", `127.0.0.1:${port}`, "--seconds", "1"], `Waiting for the console's datagrams on 127.0.0.1:${port}…`)
-    // Longer than --seconds: a window counted from the bind would end before the console sends.
-    await new Promise((resolve) => setTimeout(resolve, 1_500))
-    expect(started.process.exitCode).toBeNull()
+    // The console sends later than --seconds after the bind: a window counted from the bind would
+    // have ended, and the datagrams below would not be recorded.
+    await sleep(1_500)
     const frames = stramatelFrames(5)
     const datagrams = Array.from({ length: 5 }, (_, i) => frames.subarray(i * frameBytes, (i + 1) * frameBytes))
     const sender = await sendDatagrams(port, datagrams, 100)

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest"
+import { eventually } from "../../scripts/support/eventually.ts"
 import { fieldsOf, startHarness, type Harness } from "./support.ts"
 
 let h: Harness
@@ -116,8 +117,10 @@ describe("event modify, delete, close", () => {
     h = await startHarness()
     const created = await h.call("POST", "/public/events/soon", scheduled(150))
     expect((await h.call("GET", "/public/places/court-1/activeEventKey")).status).toBe(404)
-    await new Promise((resolve) => setTimeout(resolve, 250))
-    const active = await h.call("GET", "/public/places/court-1/activeEventKey")
+    const active = await eventually("the scheduled event to start", async () => {
+      const answer = await h.call("GET", "/public/places/court-1/activeEventKey")
+      return answer.status === 200 ? answer : undefined
+    }, { timeoutMs: 2_000 })
     expect(active.body.activeEventKey).toBe(created.body.eventKey)
   })
 })

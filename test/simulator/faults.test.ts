@@ -81,7 +81,8 @@ describe("faults", () => {
     await h.control.injectFault({ kind: "status", status: 502, durationMs: 200 })
     expect((await h.call("GET", "/public/sports")).status).toBe(502)
     expect((await h.call("GET", "/public/sports")).status).toBe(502)
-    await new Promise((resolve) => setTimeout(resolve, 250))
+    // Every request meets it until it expires (200 ms), then none does.
+    await eventually("the fault to expire", async () => ((await h.call("GET", "/public/sports")).status === 200 ? true : undefined), { timeoutMs: 2_000 })
     expect((await h.call("GET", "/public/sports")).status).toBe(200)
     await h.control.injectFault({ kind: "status", status: 500, count: 5 })
     await h.control.clearFaults()
