@@ -1,7 +1,8 @@
 import { Console, Effect } from "effect"
 import { Command, Flag } from "effect/cli"
 import { loadConfig } from "../config/load.ts"
-import { Outbox, type OutboxItem } from "../delivery/outbox.ts"
+import { type KindItem, Outbox, type OutboxItem } from "../delivery/outbox.ts"
+import { isAutoClick } from "../highlights/auto-click.ts"
 import { clipOutcomeText } from "../clip-follow-up/outcome-text.ts"
 import type { FollowUp } from "../domain/follow-up.ts"
 import { configFlag, exitConfigError } from "./config-flag.ts"
@@ -13,8 +14,8 @@ const line = (item: OutboxItem): string =>
 const clock = (ms: number) => `${new Date(ms).toISOString().slice(11, 19)}Z`
 
 /** A click and what became of it: its delivery, then its clip once the service accepted it. */
-const clickLine = (click: OutboxItem, followUp: FollowUp | undefined): string => {
-  const made = (click.payload as { metadata?: { source?: unknown } }).metadata?.source === "auto" ? "auto" : "press"
+const clickLine = (click: KindItem<"click">, followUp: FollowUp | undefined): string => {
+  const made = isAutoClick(click.payload) ? "auto" : "press"
   const delivery = click.state === "pending" ? "not sent yet" : click.state === "delivered" ? "accepted" : `${click.state}: ${click.lastError ?? ""}`
   const clip = followUp === undefined ? "" : ` → ${clipOutcomeText(followUp)}${followUp.detail?.videoURL === undefined ? "" : ` ${followUp.detail.videoURL}`}`
   return `  #${click.id} ${clock(click.createdAt)} ${made.padEnd(5)} ${delivery}${clip}`

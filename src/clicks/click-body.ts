@@ -1,12 +1,13 @@
 import { createHash } from "node:crypto"
 import type { ButtonEvent } from "../domain/button.ts"
 import type { ScoreEntry } from "../domain/score-entry.ts"
-import type { ClickBody, Overlay } from "../service/schemas.ts"
+import type { ClickBody, Team } from "../delivery/item-payloads.ts"
+import type { Overlay } from "../service/schemas.ts"
 import type { ClickWindow } from "./click-window.ts"
 import type { LatePress } from "../domain/press-result.ts"
 import { lateWindow } from "./late-press.ts"
 
-export type Team = "home" | "away" | "none"
+export type { Team } from "../delivery/item-payloads.ts"
 
 export type { ClickWindow } from "./click-window.ts"
 

@@ -5,7 +5,7 @@ import { Outbox } from "../delivery/outbox.ts"
 import type { PressIdentity } from "../domain/button.ts"
 import { ActiveEvents, knownNoEvent, type KnownEvent } from "../events/active-events.ts"
 import { autoMadeNothing, autosNear, mergeLookback } from "../highlights/press-merge.ts"
-import type { ClickBody, Overlay } from "../service/schemas.ts"
+import type { Overlay } from "../service/schemas.ts"
 import { type ClickWindow, clickBody, clickIdOf, type Team } from "./click-body.ts"
 import { type BoardExtras, LatestBoard } from "./board-extras.ts"
 import type { LatePress } from "../domain/press-result.ts"
@@ -109,7 +109,7 @@ export const handlePress = Effect.fnUntraced(function*(
     return { _tag: "NoEvent" } satisfies PressResult
   }
   const lastScore = yield* outbox.lastOf(place, "score")
-  const score = Option.match(lastScore, { onNone: () => undefined, onSome: (item) => item.payload as ScoreEntry })
+  const score = Option.match(lastScore, { onNone: () => undefined, onSome: (item) => item.payload })
   const clickId = clickIdOf(place, press)
   const { overlay, problems } = settings.overlayFor(action.team, score, known, yield* (yield* LatestBoard).current(place))
   if (problems !== undefined) {
@@ -135,7 +135,7 @@ export const handlePress = Effect.fnUntraced(function*(
     yield* outbox.append({ place, kind: "undo", payload: { clickItemId: auto.id }, dedupeKey: `undo:${auto.id}`, createdAt: press.pressedAt })
   }
   for (const auto of [...autos.unsent.filter((a) => merged.includes(a.id)), ...sent]) {
-    const rule = (auto.payload as ClickBody).metadata?.["rule"]
+    const rule = auto.payload.metadata.rule
     yield* Effect.logInfo(
       `${place}: press click #${item.id} replaces auto-highlight #${auto.id} (${String(rule)}), ` +
         `${merged.includes(auto.id) ? "which is not sent" : "which was already sent and is undone"}: one click, the press's`

@@ -1,6 +1,5 @@
 import { Effect, Random } from "effect"
 import type { ServiceClient } from "../service/client.ts"
-import type { ClickBody } from "../service/schemas.ts"
 import { footageLasts } from "./footage.ts"
 import type { OutboxItem } from "./outbox.ts"
 import { perishableCapMs, transientCapMs, transientStepMs } from "./retry-schedule.ts"
@@ -31,7 +30,7 @@ export const makeBackOff = (successes: Successes) => {
   const wait = Effect.fnUntraced(function*(item: OutboxItem, failures: number, failedAt: number) {
     const lastSuccess = yield* successes.lastSuccessAt
     const answeringOthers = lastSuccess < failedAt && failedAt - lastSuccess < outageAfterMs
-    const perishable = !answeringOthers && item.kind === "click" && footageLasts(item.payload as ClickBody, failedAt)
+    const perishable = !answeringOthers && item.kind === "click" && footageLasts(item.payload, failedAt)
     const stepMs = Math.round(transientStepMs(failures, perishable ? perishableCapMs : transientCapMs, yield* Random.next))
     if (answeringOthers) return yield* Effect.sleep(stepMs)
     outageSince ??= Number.isFinite(lastSuccess) && lastSuccess < failedAt ? lastSuccess : failedAt

@@ -1,4 +1,4 @@
-import type { ClickBody } from "../service/schemas.ts"
+import type { ClickBody } from "./item-payloads.ts"
 
 /** While an event is open the service keeps this much footage for clipping, counted back from a click's arrival. */
 export const footageKeptMs = 60_000
@@ -11,7 +11,7 @@ export const footageKeptMs = 60_000
  * so losing that far end is expected, not a miss.
  */
 export const footageNeededFrom = (body: ClickBody): number =>
-  body.metadata !== undefined && "pressedAfter" in body.metadata ? body.timeStamp : body.startTime ?? body.timeStamp
+  body.metadata.pressedAfter !== undefined ? body.timeStamp : body.startTime ?? body.timeStamp
 
 /** Whether the footage a click needs is still kept at `now` while its event is open. */
 export const footageLasts = (body: ClickBody, now: number): boolean => now - footageNeededFrom(body) <= footageKeptMs

@@ -1,4 +1,4 @@
-import { Clock, Effect, Result, Schema } from "effect"
+import { Clock, Effect, Option, Result, Schema } from "effect"
 import { type ClipDetail, type ClipOutcome, clipOutcomes, type FollowUp } from "../domain/follow-up.ts"
 import type { Commits } from "./outbox-commits.ts"
 import { describeFailure, OutboxReadError } from "./outbox-errors.ts"
@@ -55,15 +55,15 @@ const decoded = (rows: Iterable<unknown>, limit: number): Array<FollowUp> => {
   return out
 }
 
-const momentKeyOf = (result: unknown): string | undefined => {
-  const key = (result as { momentKey?: unknown } | null | undefined)?.momentKey
-  return typeof key === "string" && key.length > 0 ? key : undefined
-}
-
-const clickOfUndo = (result: unknown): number | undefined => {
-  const id = (result as { clickItemId?: unknown } | null | undefined)?.clickItemId
-  return typeof id === "number" ? id : undefined
-}
+// What a settlement's result says, read from the service's answer as stored (see the deliverer):
+// a click's `{ momentKey }`, an undo's `{ clickItemId, deletedMomentKey }`.
+const Settled = Schema.Struct({
+  momentKey: Schema.optionalKey(Schema.String),
+  clickItemId: Schema.optionalKey(Schema.Number),
+  deletedMomentKey: Schema.optionalKey(Schema.Unknown)
+})
+const nothingSettled: typeof Settled.Type = {}
+const settledOf = (result: unknown) => Option.getOrElse(Schema.decodeUnknownOption(Settled)(result), () => nothingSettled)
 
 /**
  * Inside a settlement's transaction: a click the service answered with a moment starts its
@@ -72,12 +72,11 @@ const clickOfUndo = (result: unknown): number | undefined => {
  */
 export const followUpOnSettle = (sql: OutboxStatements, firstReadAfterMs: number | undefined) =>
 (id: number, result: unknown, settledAt: number): void => {
-  const momentKey = momentKeyOf(result)
-  if (momentKey !== undefined && firstReadAfterMs !== undefined) {
+  const { momentKey, clickItemId: undone, deletedMomentKey } = settledOf(result)
+  if (momentKey !== undefined && momentKey.length > 0 && firstReadAfterMs !== undefined) {
     sql.followUpInsert.run({ id, momentKey, acceptedAt: settledAt, nextReadAt: settledAt + firstReadAfterMs })
   }
-  const undone = clickOfUndo(result)
-  if (undone !== undefined && (result as { deletedMomentKey?: unknown }).deletedMomentKey !== undefined) {
+  if (undone !== undefined && deletedMomentKey !== undefined) {
     sql.followUpDeleted.run({
       clickId: undone,
       detail: JSON.stringify({ reason: `undone: the moment was deleted by undo #${id}` } satisfies ClipDetail),

@@ -1,18 +1,17 @@
 import type { PressIdentity } from "../domain/button.ts"
 import { Option, Predicate, Result, Schema, SchemaIssue } from "effect"
+import { checkClickBody, checkScoreEntry, checkUndo, type PayloadOf } from "./item-payloads.ts"
 import { itemKinds, itemStates, type ItemKind, type ItemState } from "../domain/item-kinds.ts"
 
 // What the outbox holds, and how a row of it becomes an item: decoded, since the file outlives
 // the process that wrote it and can be edited behind its back.
 
-export interface OutboxItem {
+/** What every item has, whatever its kind. */
+interface ItemFields {
   /** Monotonically increasing, never reused; lane order. */
   readonly id: number
   /** The lane: one place. */
   readonly place: string
-  readonly kind: ItemKind
-  /** JSON: score entry body, click body, or `{ clickItemId }`. */
-  readonly payload: unknown
   /** The event live on the place when captured, if known. */
   readonly eventKey: string | null
   readonly dedupeKey: string | null
@@ -33,10 +32,23 @@ export interface OutboxItem {
   readonly sentTo: string | null
 }
 
-export interface AppendInput {
+/** An item of one kind: its payload is that kind's (item-payloads.ts), checked when read. */
+export interface ItemOf<K extends ItemKind> extends ItemFields {
+  readonly kind: K
+  readonly payload: PayloadOf<K>
+}
+
+/** An outbox item: `kind` says what its payload is (a score entry, a click body, an undo's `{ clickItemId }`). */
+export type OutboxItem = { readonly [K in ItemKind]: ItemOf<K> }[ItemKind]
+
+/** The items of kind `K`, as a member of the union. */
+export type KindItem<K extends ItemKind> = Extract<OutboxItem, { readonly kind: K }>
+
+/** Whether an item is of kind `kind`, typed as such. */
+export const isKind = <K extends ItemKind>(kind: K) => (item: OutboxItem): item is KindItem<K> => item.kind === kind
+
+interface AppendFields {
   readonly place: string
-  readonly kind: ItemKind
-  readonly payload: unknown
   readonly eventKey?: string | null
   /** A second append with the same key returns the existing item and writes nothing. */
   readonly dedupeKey?: string | null
@@ -48,6 +60,12 @@ export interface AppendInput {
   /** Stored with the item: the press identity its button source gave (see PressIdentity). */
   readonly pressIdentity?: PressIdentity
 }
+
+/** A kind and that kind's payload. */
+export type KindPayload = { readonly [K in ItemKind]: { readonly kind: K; readonly payload: PayloadOf<K> } }[ItemKind]
+
+/** An item to append: a kind and that kind's payload. */
+export type AppendInput = AppendFields & KindPayload
 
 /**
  * `disk` (the default): the write returns once it is on disk. `commit`: once it is in the outbox,
@@ -65,15 +83,12 @@ export interface LaneCount {
 }
 
 /**
- * Every kind's payload is a JSON object: a score entry, a click body, an undo's `{ clickItemId }`.
- * Their fields are left to the service, which judges the bodies, and to the readers that need
- * some (the timeline decodes what it draws): a file written by another version of the bridge
- * holds bodies of other shapes (the first undos held `{ momentKey }`), and an outbox that refused
- * them here would strand them unsent. JSON.parse only makes JSON, so the values go unchecked, and
- * fields this bridge does not know go to the service as they are.
+ * The payload column as stored: JSON, its shape checked per kind once the row is read (see
+ * `typedItem`). A file written by another version of the bridge holds bodies this one reads the
+ * same way: its fields are checked, fields it does not know are kept and go to the service as they
+ * are (the rule in outbox-schema.ts).
  */
-const JsonObject = Schema.Record(Schema.String, Schema.Unknown).annotate({ message: "Expected a JSON object" })
-const Payload = Schema.fromJsonString(JsonObject)
+const Payload = Schema.fromJsonString(Schema.Unknown)
 const Kind = Schema.Literals(itemKinds)
 const State = Schema.Literals(itemStates)
 
@@ -105,14 +120,14 @@ export const ItemRow = Schema.Struct({
 /** The columns of an item as SQLite returns them. */
 export type ItemColumns = typeof ItemRow.Encoded
 
+type Row = typeof ItemRow.Type
+
 // Renamed by a plain function once decoded: renaming inside the schema (`encodeKeys`, `decodeTo`)
 // made decoding a third to twice as slow, and decoding is most of what a read costs (the timeline
 // reads up to 2,000 items at a time, on the event loop).
-const toItem = (row: typeof ItemRow.Type): OutboxItem => ({
+const fieldsOf = (row: Row): ItemFields => ({
   id: row.id,
   place: row.place,
-  kind: row.kind,
-  payload: row.payload,
   eventKey: row.event_key,
   dedupeKey: row.dedupe_key,
   createdAt: row.created_at,
@@ -125,6 +140,18 @@ const toItem = (row: typeof ItemRow.Type): OutboxItem => ({
   sentAt: row.sent_at,
   sentTo: row.sent_to
 })
+
+/** The row as an item of its kind, or the issue that says why its payload is not one. */
+const typedItem = (row: Row): Result.Result<OutboxItem, SchemaIssue.Issue> => {
+  switch (row.kind) {
+    case "score":
+      return Result.map(checkScoreEntry(row.payload), (payload) => ({ ...fieldsOf(row), kind: "score", payload }))
+    case "click":
+      return Result.map(checkClickBody(row.payload), (payload) => ({ ...fieldsOf(row), kind: "click", payload }))
+    case "undo":
+      return Result.map(checkUndo(row.payload), (payload) => ({ ...fieldsOf(row), kind: "undo", payload }))
+  }
+}
 
 /** A row that is not an item this bridge can read: a hand edit, a bug, a damaged page SQLite did not notice. */
 export class MalformedItem extends Schema.TaggedError<MalformedItem>()("MalformedItem", {
@@ -139,33 +166,47 @@ export class MalformedItem extends Schema.TaggedError<MalformedItem>()("Malforme
 
 const formatter = SchemaIssue.makeFormatterStandardSchemaV1()
 // Column names, as whoever opens the file with sqlite3 sees them; never the values (a payload can be large).
-const problemOf = (issue: SchemaIssue.Issue): string =>
-  formatter(issue).issues
-    .map(({ path = [], message }) =>
-      path.length === 0 ? message : `${path.map((at) => String(Predicate.isObject(at) ? at.key : at)).join(".")}: ${message}`
-    )
-    .join("; ")
+const problemOf = (issue: SchemaIssue.Issue, under: ReadonlyArray<string> = []): string =>
+  // A score entry is one of several shapes: each says the same of a field they share, said once here.
+  [...new Set(formatter(issue).issues.map(({ path = [], message }) => {
+    const at = [...under, ...path.map((at) => String(Predicate.isObject(at) ? at.key : at))]
+    return at.length === 0 ? message : `${at.join(".")}: ${message}`
+  }))].join("; ")
 
 // "ignore" is the default, spelled out: a newer bridge's columns must not make its items malformed here.
 const decodeRow = Schema.decodeUnknownResult(ItemRow, { errors: "all", onExcessProperty: "ignore" })
 const decodeId = Schema.decodeUnknownOption(Schema.Struct({ id: Schema.Int }))
 
+const malformed = (row: unknown, problem: string) =>
+  new MalformedItem({ id: Option.match(decodeId(row), { onNone: () => null, onSome: ({ id }) => id }), problem })
+
+/**
+ * A row as an item: its columns decoded, then its payload checked against its kind's Schema. A
+ * payload that is not its kind's is as malformed as a column that is not JSON, named by its path
+ * (`payload.metadata.clickId: ...`).
+ */
 export const decodeItem = (row: unknown): Result.Result<OutboxItem, MalformedItem> =>
   Result.match(decodeRow(row), {
-    onSuccess: (decoded) => Result.succeed(toItem(decoded)),
-    onFailure: (error) =>
-      Result.fail(new MalformedItem({
-        id: Option.match(decodeId(row), { onNone: () => null, onSome: ({ id }) => id }),
-        problem: problemOf(error.issue)
-      }))
+    onFailure: (error) => Result.fail(malformed(row, problemOf(error.issue))),
+    onSuccess: (decoded) => Result.mapError(typedItem(decoded), (issue) => malformed(row, problemOf(issue, ["payload"])))
   })
 
 /**
- * Why a payload about to be stored could not be read back, if so. `json` is JSON.stringify's own
- * output, so only its kind is in question, and an object's text starts with "{": a check on the
- * event loop of every append, where parsing it again with the Schema would cost a decode.
+ * A payload about to be stored, as its JSON text, or why it cannot be stored. Checked against its
+ * kind's Schema, as it will be when read back: a row that could not be read would never be sent.
  */
-export const payloadProblem = (json: string): string | undefined => json.startsWith("{") ? undefined : "Expected a JSON object"
+export const payloadJson = (input: AppendInput): Result.Result<string, string> => {
+  const checked: Result.Result<unknown, SchemaIssue.Issue> = input.kind === "score"
+    ? checkScoreEntry(input.payload)
+    : input.kind === "click"
+    ? checkClickBody(input.payload)
+    : checkUndo(input.payload)
+  return Result.match(checked, {
+    onFailure: (issue) => Result.fail(problemOf(issue)),
+    // The value itself, not a re-encoding: fields the Schema does not name are kept.
+    onSuccess: () => Result.succeed(JSON.stringify(input.payload))
+  })
+}
 
 /** What a malformed row's lane is, when that much of it can be read. */
 export const decodeLane = Schema.decodeUnknownOption(Schema.Struct({ id: Schema.Int, place: Schema.String, kind: Kind }))

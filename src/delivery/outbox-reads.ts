@@ -1,7 +1,7 @@
 import { Array as Arr, Effect, Option, Result } from "effect"
 import type { ItemKind } from "../domain/item-kinds.ts"
 import { describeFailure, OutboxReadError, type OutboxWriteError } from "./outbox-errors.ts"
-import { decodeItem, decodeLane, decodeLaneCounts, type MalformedItem, type OutboxItem } from "./outbox-item.ts"
+import { decodeItem, decodeLane, decodeLaneCounts, isKind, type KindItem, type MalformedItem, type OutboxItem } from "./outbox-item.ts"
 import type { OutboxStatements } from "./outbox-statements.ts"
 
 interface Decoded {
@@ -73,9 +73,9 @@ export const makeReads = (sql: OutboxStatements, file: string, allOnDisk: Effect
         const identity = sql.identityOf.get({ slot })?.["identity"]
         return typeof identity === "string" ? identity : undefined
       }),
-    pending: Effect.fn("Outbox.pending")((place: string, kind: ItemKind, limit: number) =>
-      many(() => laneFrom(place, kind, 0, limit))
-    ),
+    // A lane's rows are all of its kind (the query asks for it): the filter only says so to the compiler.
+    pending: <K extends ItemKind>(place: string, kind: K, limit: number): Effect.Effect<ReadonlyArray<KindItem<K>>, OutboxReadError> =>
+      many(() => laneFrom(place, kind, 0, limit)).pipe(Effect.map(Arr.filter(isKind(kind))), Effect.withSpan("Outbox.pending")),
     // Asked for by id, a malformed item is an error: there is no other item to give instead.
     get: Effect.fn("Outbox.get")(function*(id: number) {
       const row = yield* read(() => sql.byId.get({ id }))
@@ -85,9 +85,11 @@ export const makeReads = (sql: OutboxStatements, file: string, allOnDisk: Effect
         onFailure: (malformed) => Effect.fail(readError(malformed.message))
       })
     }),
-    lastOf: Effect.fn("Outbox.lastOf")((place: string, kind: ItemKind) =>
-      Effect.map(many(() => collect(() => sql.lastOf.iterate({ place, kind }), 1)), Arr.head)
-    ),
+    lastOf: <K extends ItemKind>(place: string, kind: K): Effect.Effect<Option.Option<KindItem<K>>, OutboxReadError> =>
+      many(() => collect(() => sql.lastOf.iterate({ place, kind }), 1)).pipe(
+        Effect.map((items) => Arr.findFirst(items, isKind(kind))),
+        Effect.withSpan("Outbox.lastOf")
+      ),
     counts: read(() =>
       Result.getOrThrowWith(decodeLaneCounts(sql.counts.all()), (error) => new Error(`the counts per lane: ${error.message}`))
     ).pipe(Effect.withSpan("Outbox.counts")),

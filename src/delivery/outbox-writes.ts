@@ -3,7 +3,7 @@ import { Clock, Effect, Result } from "effect"
 import type { ItemState } from "../domain/item-kinds.ts"
 import type { Commits } from "./outbox-commits.ts"
 import { followUpOnSettle } from "./outbox-follow-ups.ts"
-import { type AppendInput, decodeItem, type OutboxItem, payloadProblem, type WriteOptions } from "./outbox-item.ts"
+import { type AppendInput, decodeItem, type OutboxItem, payloadJson, type WriteOptions } from "./outbox-item.ts"
 import type { OutboxStatements } from "./outbox-statements.ts"
 
 const toJson = (value: unknown, what: string): string => {
@@ -46,10 +46,8 @@ export const makeWrites = (
 
   const inserted = (input: AppendInput): OutboxItem => {
     const dedupeKey = input.dedupeKey ?? null
-    const payload = toJson(input.payload, "payload")
     // Refused before it is stored: a row that cannot be read back would never be sent.
-    const problem = payloadProblem(payload)
-    if (problem !== undefined) throw new Error(`the payload cannot be stored (${problem})`)
+    const payload = Result.getOrThrowWith(payloadJson(input), (problem) => new Error(`the payload cannot be stored (${problem})`))
     const { lastInsertRowid } = sql.insert.run({
       place: input.place,
       kind: input.kind,

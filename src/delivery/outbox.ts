@@ -3,7 +3,7 @@ import type { ItemKind } from "../domain/item-kinds.ts"
 import { type CheckpointWhen, makeCommits } from "./outbox-commits.ts"
 import { acquireOutboxDisk } from "./outbox-disk.ts"
 import { describeFailure, OutboxOpenError, type OutboxReadError, type OutboxWriteError } from "./outbox-errors.ts"
-import type { AppendInput, LaneCount, OutboxItem, WriteOptions } from "./outbox-item.ts"
+import type { AppendInput, KindItem, LaneCount, OutboxItem, WriteOptions } from "./outbox-item.ts"
 import type { ClipDetail, ClipOutcome, FollowUp } from "../domain/follow-up.ts"
 import { makeFollowUps, type SettledFollowUps } from "./outbox-follow-ups.ts"
 import { makeReads } from "./outbox-reads.ts"
@@ -13,7 +13,8 @@ import type { OutboxDiskStats } from "./slow-disk.ts"
 
 export { OutboxOpenError, OutboxReadError, OutboxWriteError } from "./outbox-errors.ts"
 export type { ItemKind, ItemState } from "../domain/item-kinds.ts"
-export type { AppendInput, LaneCount, OutboxItem, WriteOptions } from "./outbox-item.ts"
+export type { AppendInput, ItemOf, KindItem, KindPayload, LaneCount, OutboxItem, WriteOptions } from "./outbox-item.ts"
+export { isKind } from "./outbox-item.ts"
 export type { SettledFollowUps } from "./outbox-follow-ups.ts"
 export type { OutboxDiskStats } from "./slow-disk.ts"
 
@@ -43,7 +44,7 @@ export class Outbox extends Context.Service<Outbox, {
   /** For each place, the oldest pending item of each kind, ordered by id. Cheap: one seek per lane. */
   readonly heads: Effect.Effect<ReadonlyArray<OutboxItem>, OutboxReadError>
   /** The oldest pending items of one place and kind, oldest first, at most `limit`. */
-  pending(place: string, kind: ItemKind, limit: number): Effect.Effect<ReadonlyArray<OutboxItem>, OutboxReadError>
+  pending<K extends ItemKind>(place: string, kind: K, limit: number): Effect.Effect<ReadonlyArray<KindItem<K>>, OutboxReadError>
   markDelivered(id: number, result: unknown): Effect.Effect<void, OutboxWriteError>
   /** Settled but worth showing, e.g. "no event running". */
   markWarning(id: number, warning: string, result?: unknown): Effect.Effect<void, OutboxWriteError>
@@ -64,7 +65,7 @@ export class Outbox extends Context.Service<Outbox, {
   setEventKey(id: number, eventKey: string): Effect.Effect<void, OutboxWriteError>
   get(id: number): Effect.Effect<Option.Option<OutboxItem>, OutboxReadError>
   /** Latest appended item of that kind in any state: change detection after a restart. */
-  lastOf(place: string, kind: ItemKind): Effect.Effect<Option.Option<OutboxItem>, OutboxReadError>
+  lastOf<K extends ItemKind>(place: string, kind: K): Effect.Effect<Option.Option<KindItem<K>>, OutboxReadError>
   /**
    * Whether an item created at or after `since` was made from this broker message; when it was,
    * returns once that item is on disk, so the redelivery can be acknowledged.

@@ -2,7 +2,7 @@ import { Effect, Option } from "effect"
 import type { ScoreEntry } from "../domain/score-entry.ts"
 import type { ServiceClient } from "../service/client.ts"
 import type { ServiceError } from "../service/errors.ts"
-import type { ClickBody, Event } from "../service/schemas.ts"
+import type { Event } from "../service/schemas.ts"
 import type { OutboxItem } from "./outbox.ts"
 
 /** Where the item already is at the service, if it is. */
@@ -18,18 +18,20 @@ const canonical = (value: unknown): unknown =>
   Array.isArray(value)
     ? value.map(canonical)
     : value !== null && typeof value === "object"
-    ? Object.fromEntries(Object.keys(value).sort().map((k) => [k, canonical((value as Record<string, unknown>)[k])]))
+    ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([k, v]) => [k, canonical(v)]))
     : value
 
 /** Looks for the item in a snapshot of its event: a click by its id in a moment's metadata, a score by time and values. */
 export const findInEvent = (item: OutboxItem, event: Event): Option.Option<Found> => {
   if (item.kind === "click") {
-    const clickId = (item.payload as ClickBody).metadata?.["clickId"]
+    const clickId = item.payload.metadata.clickId
     const moment = (event.moments ?? []).find((m) => m.metadata?.["clickId"] === clickId)
     return moment === undefined ? Option.none() : Option.some({ eventKey: event.key, momentKey: moment.key })
   }
-  const entry = item.payload as ScoreEntry
-  const stored = (event.scoreStream ?? []).find((s) => s.timeStamp === entry.timeStamp && sameScore(s as Record<string, unknown>, entry))
+  // An undo is a delete, harmless to repeat: it is never read back (see the deliverer).
+  if (item.kind === "undo") return Option.none()
+  const entry = item.payload
+  const stored = (event.scoreStream ?? []).find((s) => s.timeStamp === entry.timeStamp && sameScore(s, entry))
   return stored === undefined ? Option.none() : Option.some({ eventKey: event.key, key: stored.key })
 }
 

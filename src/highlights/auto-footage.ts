@@ -1,7 +1,6 @@
 import type { OutboxItem } from "../delivery/outbox.ts"
 import { footageLasts, footageNeededFrom } from "../delivery/footage.ts"
 import { Outcome } from "../domain/outcome.ts"
-import type { ClickBody } from "../service/schemas.ts"
 import { isAutoClick } from "./auto-click.ts"
 
 /**
@@ -11,9 +10,9 @@ import { isAutoClick } from "./auto-click.ts"
  */
 export const staleAutoHighlight = (item: OutboxItem, now: number): Outcome | undefined => {
   if (item.kind !== "click" || !isAutoClick(item.payload)) return undefined
-  const body = item.payload as ClickBody
+  const body = item.payload
   if (footageLasts(body, now)) return undefined
-  const rule = String(body.metadata?.["rule"] ?? "auto")
+  const rule = body.metadata.rule ?? "auto"
   const ageS = Math.round((now - footageNeededFrom(body)) / 1000)
   return Outcome.missed(
     `skipped, not sent: the ${rule} auto-highlight's footage starts ${ageS} s ago, and while an event is open only the last minute is kept`,

@@ -1,20 +1,20 @@
-import type { OutboxItem } from "../delivery/outbox.ts"
-import type { ClickBody } from "../service/schemas.ts"
+import { Predicate } from "effect"
+import type { KindItem, OutboxItem } from "../delivery/outbox.ts"
 import { isAutoClick } from "./auto-click.ts"
 
 /** Clicks looked at when a press and an auto-highlight may be one moment: a few seconds' worth at any pace. */
 export const mergeLookback = 40
 
-const near = (item: OutboxItem, at: number, withinMs: number) =>
-  item.kind === "click" && Math.abs((item.payload as ClickBody).timeStamp - at) <= withinMs
+const near = (item: OutboxItem, at: number, withinMs: number): item is KindItem<"click"> =>
+  item.kind === "click" && Math.abs(item.payload.timeStamp - at) <= withinMs
 
 /**
  * A press that already made a click within `withinMs` of an auto-highlight's time: the press is
  * the highlight, the rule adds nothing. `recent` newest first, as Outbox.recent returns them.
  * A press that made nothing (no event, rejected) does not count.
  */
-export const pressNear = (recent: ReadonlyArray<OutboxItem>, at: number, withinMs: number): OutboxItem | undefined =>
-  withinMs <= 0 ? undefined : recent.find((item) =>
+export const pressNear = (recent: ReadonlyArray<OutboxItem>, at: number, withinMs: number): KindItem<"click"> | undefined =>
+  withinMs <= 0 ? undefined : recent.find((item): item is KindItem<"click"> =>
     near(item, at, withinMs) && !isAutoClick(item.payload) && item.state !== "dead" && item.state !== "warning"
   )
 
@@ -24,7 +24,7 @@ export const pressNear = (recent: ReadonlyArray<OutboxItem>, at: number, withinM
  * place keeps one click for the moment either way.
  */
 export const autosNear = (recent: ReadonlyArray<OutboxItem>, at: number, withinMs: number) => {
-  const autos = withinMs <= 0 ? [] : recent.filter((item) =>
+  const autos = withinMs <= 0 ? [] : recent.filter((item): item is KindItem<"click"> =>
     near(item, at, withinMs) && isAutoClick(item.payload) && (item.state === "pending" || item.state === "delivered")
   )
   return {
@@ -33,7 +33,11 @@ export const autosNear = (recent: ReadonlyArray<OutboxItem>, at: number, withinM
   }
 }
 
+/** Settled as missed without a request (see auto-footage.ts): its result is `{ skipped: true }`. */
+const skippedUnsent = (result: unknown): boolean =>
+  Predicate.isObject(result) && "skipped" in result && result.skipped === true
+
 /** An auto-highlight that will make no moment: merged into a press, rejected, or skipped unsent. */
 export const autoMadeNothing = (item: OutboxItem): boolean =>
   item.kind === "click" && isAutoClick(item.payload) &&
-  (item.state === "warning" || item.state === "dead" || (item.state === "missed" && (item.result as { skipped?: boolean } | null)?.skipped === true))
+  (item.state === "warning" || item.state === "dead" || (item.state === "missed" && skippedUnsent(item.result)))

@@ -6,7 +6,6 @@ import { ActiveEvents } from "../events/active-events.ts"
 import { type AutoHighlightSettings, autoHighlightItems } from "../highlights/auto-highlighter.ts"
 import { ScoreMoments } from "../highlights/score-moments.ts"
 import { scoreStateOf } from "../highlights/score-state.ts"
-import type { ClickBody } from "../service/schemas.ts"
 import { BridgeEvents } from "../bus/bridge-events.ts"
 import { ScoreChange, scoreFingerprint } from "./score-change.ts"
 
@@ -21,7 +20,7 @@ export const makeEntryStore = Effect.fnUntraced(function*(place: string, sport: 
   const events = yield* ActiveEvents
   const bus = yield* BridgeEvents
   const last = yield* outbox.lastOf(place, "score")
-  let lastEntry = Option.match(last, { onNone: () => undefined, onSome: (item) => item.payload as ScoreEntry })
+  let lastEntry = Option.match(last, { onNone: () => undefined, onSome: (item) => item.payload })
   const change = new ScoreChange(lastEntry)
   const moments = autos === undefined || autos.rules.length === 0
     ? undefined
@@ -32,7 +31,7 @@ export const makeEntryStore = Effect.fnUntraced(function*(place: string, sport: 
   const logQueued = (stored: ReadonlyArray<OutboxItem>) =>
     Effect.forEach(stored, (item) =>
       item.kind === "click"
-        ? Effect.logInfo(`${place}: ${String((item.payload as ClickBody).metadata?.["rule"])} auto-highlight #${item.id} queued`)
+        ? Effect.logInfo(`${place}: ${String(item.payload.metadata.rule)} auto-highlight #${item.id} queued`)
         : Effect.void, { discard: true })
 
   // Only a broker message waits for the disk (it is acknowledged after); a serial line's entry

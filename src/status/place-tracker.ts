@@ -2,7 +2,7 @@ import type { DecoderStats } from "../../adapters/decoder.ts"
 import { emptyStats } from "../../adapters/decoder.ts"
 import { pressFeedback } from "../clicks/press-feedback.ts"
 import type { LateClick } from "../clicks/press-handler.ts"
-import type { ItemKind, OutboxItem } from "../delivery/outbox.ts"
+import type { ItemKind, KindItem } from "../delivery/outbox.ts"
 import type { Outcome } from "../domain/outcome.ts"
 import type { Reading } from "../domain/reading.ts"
 import type { LinkState } from "../domain/received.ts"
@@ -160,10 +160,10 @@ export class PlaceTracker {
   }
 
   /** The last score entry as the outbox kept it across a restart. */
-  restore(item: OutboxItem) {
+  restore(item: KindItem<"score">) {
     const state = item.state === "pending" ? (item.attempts > 0 ? "retrying" : "queued") : item.state
     const detail = item.state === "delivered" ? (item.result === null ? null : JSON.stringify(item.result)) : item.lastError
-    this.lastEntry = { itemId: item.id, entry: item.payload as ScoreEntry, answer: { state, detail, at: item.settledAt ?? item.createdAt } }
+    this.lastEntry = { itemId: item.id, entry: item.payload, answer: { state, detail, at: item.settledAt ?? item.createdAt } }
   }
 
   applyLink(state: LinkState, at: number) {

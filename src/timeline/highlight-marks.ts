@@ -1,19 +1,32 @@
-import { Option } from "effect"
+import { Predicate } from "effect"
 import { clipOutcomeText } from "../clip-follow-up/outcome-text.ts"
 import type { FollowUp } from "../domain/follow-up.ts"
-import type { OutboxItem } from "../delivery/outbox.ts"
+import type { KindItem } from "../delivery/outbox.ts"
 import { isAutoClick } from "../highlights/auto-click.ts"
-import type { ClickBody } from "../service/schemas.ts"
-import { asClickPayload, asClickResult, undoneClickId } from "./outbox-payloads.ts"
 import type { ClipMark, HighlightMark, HighlightState, Team } from "./timeline-model.ts"
 
-const madeMoment = (result: unknown) => typeof result === "object" && result !== null && "momentKey" in result
+type ClickItem = KindItem<"click">
+type UndoItem = KindItem<"undo">
+
+const madeMoment = (result: unknown) => Predicate.isObject(result) && "momentKey" in result
+
+/**
+ * What a click's settlement said beyond made or not: merged into a press (`mergedInto`, see
+ * Outbox.appendMerging), or skipped without a request (`skipped`, see highlights/auto-footage.ts).
+ */
+const clickResult = (result: unknown): { readonly mergedInto?: number; readonly skipped?: boolean } =>
+  Predicate.isObject(result)
+    ? {
+      ...("mergedInto" in result && typeof result.mergedInto === "number" ? { mergedInto: result.mergedInto } : {}),
+      ...("skipped" in result && typeof result.skipped === "boolean" ? { skipped: result.skipped } : {})
+    }
+    : {}
 
 /** What became of a click, from its own outbox state and the undo that names it, if any. */
-const highlightState = (click: OutboxItem, undo: OutboxItem | undefined): HighlightState => {
+const highlightState = (click: ClickItem, undo: UndoItem | undefined): HighlightState => {
   // An undo the service answered "nothing to undo" took nothing back.
   if (undo !== undefined && undo.state !== "warning" && undo.state !== "dead") return "undone"
-  const result = asClickResult(click.result)
+  const result = clickResult(click.result)
   switch (click.state) {
     case "pending":
       return "in-flight"
@@ -57,7 +70,7 @@ const clipMark = (followUp: FollowUp): ClipMark => ({
 })
 
 /** Why a mark is as it is, beyond its state's word. */
-const detailOf = (state: HighlightState, click: OutboxItem, followUp: FollowUp | undefined, clip: ClipMark | null, undone: boolean): string | null => {
+const detailOf = (state: HighlightState, click: ClickItem, followUp: FollowUp | undefined, clip: ClipMark | null, undone: boolean): string | null => {
   if (state === "no-clip") return followUp?.detail?.reason ?? clip?.text ?? null
   // Deleted at the service, or followed until the bridge gave up: the follow-up says so.
   if (state === "undone") return undone ? null : clip?.text ?? null
@@ -65,47 +78,41 @@ const detailOf = (state: HighlightState, click: OutboxItem, followUp: FollowUp |
   return (state === "delivered" || state === "clip-ready") && click.state === "delivered" ? null : click.lastError
 }
 
-const teamOf = (value: unknown): Team => (value === "home" || value === "away" ? value : "none")
-
 /** Every click of the event as a mark: press or auto, its team and rules, what became of it and of its clip. */
 export const highlightMarks = (
-  clicks: ReadonlyArray<OutboxItem>,
-  undos: ReadonlyArray<OutboxItem>,
+  clicks: ReadonlyArray<ClickItem>,
+  undos: ReadonlyArray<UndoItem>,
   followUps: ReadonlyArray<FollowUp>
 ): Array<HighlightMark> => {
   const followUpOf = new Map(followUps.map((f) => [f.clickId, f]))
-  const undoOf = new Map<number, OutboxItem>()
+  const undoOf = new Map<number, UndoItem>()
   for (const undo of undos) {
-    const clickId = undoneClickId(undo.payload)
-    const before = clickId === undefined ? undefined : undoOf.get(clickId)
+    const clickId = undo.payload.clickItemId
+    const before = undoOf.get(clickId)
     // A second undo of the same click (a retry) only matters if the first one failed.
-    if (clickId !== undefined && (before === undefined || before.state === "warning" || before.state === "dead")) {
-      undoOf.set(clickId, undo)
-    }
+    if (before === undefined || before.state === "warning" || before.state === "dead") undoOf.set(clickId, undo)
   }
-  return clicks.flatMap((click) =>
-    Option.toArray(Option.map(asClickPayload(click.payload), (body): HighlightMark => {
-      const metadata = body.metadata ?? {}
-      const auto = isAutoClick(body as ClickBody)
-      const rules = auto && Array.isArray(metadata.rules) ? metadata.rules.filter((r): r is string => typeof r === "string") : []
-      const undo = undoOf.get(click.id)
-      const followUp = followUpOf.get(click.id)
-      const byUndo = highlightState(click, undo)
-      const state = withClip(byUndo, followUp)
-      const clip = followUp === undefined ? null : clipMark(followUp)
-      return {
-        itemId: click.id,
-        at: body.timeStamp,
-        kind: auto ? "auto" : "press",
-        team: teamOf(metadata.team),
-        rule: auto && typeof metadata.rule === "string" ? metadata.rule : null,
-        rules,
-        state,
-        undo: byUndo === "undone" ? undo!.state : null,
-        mergedInto: state === "merged" ? asClickResult(click.result).mergedInto ?? null : null,
-        detail: detailOf(state, click, followUp, clip, byUndo === "undone"),
-        clip
-      }
-    }))
-  )
+  return clicks.map((click): HighlightMark => {
+    const body = click.payload
+    const metadata = body.metadata
+    const auto = isAutoClick(body)
+    const undo = undoOf.get(click.id)
+    const followUp = followUpOf.get(click.id)
+    const byUndo = highlightState(click, undo)
+    const state = withClip(byUndo, followUp)
+    const clip = followUp === undefined ? null : clipMark(followUp)
+    return {
+      itemId: click.id,
+      at: body.timeStamp,
+      kind: auto ? "auto" : "press",
+      team: metadata.team,
+      rule: auto ? metadata.rule ?? null : null,
+      rules: auto ? metadata.rules ?? [] : [],
+      state,
+      undo: byUndo === "undone" ? undo!.state : null,
+      mergedInto: state === "merged" ? clickResult(click.result).mergedInto ?? null : null,
+      detail: detailOf(state, click, followUp, clip, byUndo === "undone"),
+      clip
+    }
+  })
 }

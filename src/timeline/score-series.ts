@@ -1,8 +1,6 @@
-import { Option } from "effect"
-import type { OutboxItem } from "../delivery/outbox.ts"
-import type { Pair } from "../domain/score-entry.ts"
+import type { KindItem } from "../delivery/outbox.ts"
+import type { GenericEntry, Pair, ScoreEntry, TennisEntry, VolleyballEntry } from "../domain/score-entry.ts"
 import { sportKind } from "../domain/sport-kind.ts"
-import { asGenericScore, asSetScore, asTennisScore } from "./outbox-payloads.ts"
 import type { PeriodSpan, ScorePoint, ScoreSegment, ScoreShape, TieBreakSpan } from "./timeline-model.ts"
 
 export interface ScoreSeries {
@@ -13,14 +11,21 @@ export interface ScoreSeries {
   readonly yMax: number
 }
 
+type ScoreItem = KindItem<"score">
+
+// Which fields an entry has says which of the service's entries it is (the outbox checked it is one).
+const isTennis = (entry: ScoreEntry): entry is TennisEntry => "scoreValue" in entry && "pointScore" in entry.scoreValue
+const hasSets = (entry: ScoreEntry): entry is TennisEntry | VolleyballEntry => "scoreValue" in entry
+const hasCounts = (entry: ScoreEntry): entry is TennisEntry | GenericEntry => "left" in entry
+
 /** The sport decides the shape; without one, the entries themselves do. */
-export const scoreShape = (sport: string | null, scores: ReadonlyArray<OutboxItem>): ScoreShape => {
+export const scoreShape = (sport: string | null, scores: ReadonlyArray<ScoreItem>): ScoreShape => {
   if (sport !== null) return sportKind(sport)
   const first = scores[0]?.payload
-  return Option.isSome(asTennisScore(first)) ? "tennis" : Option.isSome(asSetScore(first)) ? "volleyball" : "generic"
+  return first === undefined ? "generic" : isTennis(first) ? "tennis" : hasSets(first) ? "volleyball" : "generic"
 }
 
-export const scoreSeries = (shape: ScoreShape, sport: string | null, scores: ReadonlyArray<OutboxItem>): ScoreSeries =>
+export const scoreSeries = (shape: ScoreShape, sport: string | null, scores: ReadonlyArray<ScoreItem>): ScoreSeries =>
   shape === "generic" ? genericSeries(sport, scores) : setSeries(shape, scores)
 
 const dash = (pair: Pair) => `${pair[0]}–${pair[1]}`
@@ -28,9 +33,9 @@ const dash = (pair: Pair) => `${pair[0]}–${pair[1]}`
 // Basketball counts quarters; most other boards just number their periods.
 const periodPrefix = (sport: string | null) => (sport === "basketball" ? "Q" : "P")
 
-const genericSeries = (sport: string | null, scores: ReadonlyArray<OutboxItem>): ScoreSeries => {
+const genericSeries = (sport: string | null, scores: ReadonlyArray<ScoreItem>): ScoreSeries => {
   const prefix = periodPrefix(sport)
-  const entries = scores.flatMap((item) => Option.toArray(Option.map(asGenericScore(item.payload), (entry) => ({ item, entry }))))
+  const entries = scores.flatMap((item) => (hasCounts(item.payload) ? [{ item, entry: item.payload }] : []))
   const points: Array<ScorePoint> = entries.map(({ entry, item }) => ({
     itemId: item.id,
     at: entry.timeStamp,
@@ -62,7 +67,7 @@ const genericSeries = (sport: string | null, scores: ReadonlyArray<OutboxItem>):
 }
 
 interface SetReading {
-  readonly item: OutboxItem
+  readonly item: ScoreItem
   readonly at: number
   readonly sets: ReadonlyArray<Pair>
   /** Tennis only: the game's points as the service has them (0–4, or tie-break counts). */
@@ -84,16 +89,15 @@ const pointsText = (r: SetReading, team: 0 | 1) => {
   return inTieBreak(games, r.points) ? String(r.points[team]) : tennisPoint[r.points[team]] ?? String(r.points[team])
 }
 
-const setReadings = (shape: ScoreShape, scores: ReadonlyArray<OutboxItem>): Array<SetReading> =>
+const setReadings = (shape: ScoreShape, scores: ReadonlyArray<ScoreItem>): Array<SetReading> =>
   scores.flatMap((item): Array<SetReading> => {
+    const entry = item.payload
     if (shape === "tennis") {
-      const entry = Option.getOrUndefined(asTennisScore(item.payload))
-      return entry === undefined || entry.scoreValue.gameScores.length === 0
+      return !isTennis(entry) || entry.scoreValue.gameScores.length === 0
         ? []
         : [{ item, at: entry.timeStamp, sets: entry.scoreValue.gameScores, points: entry.scoreValue.pointScore }]
     }
-    const entry = Option.getOrUndefined(asSetScore(item.payload))
-    return entry === undefined || entry.scoreValue.gameScores.length === 0
+    return !hasSets(entry) || entry.scoreValue.gameScores.length === 0
       ? []
       : [{ item, at: entry.timeStamp, sets: entry.scoreValue.gameScores, points: null }]
   })
@@ -103,7 +107,7 @@ const setReadings = (shape: ScoreShape, scores: ReadonlyArray<OutboxItem>): Arra
  * set reads as a race from 0. The entry that opens set n+1 also closes set n on the score it
  * ended on: a board often jumps from 6–5 straight to the next set's 0–0.
  */
-const setSeries = (shape: ScoreShape, scores: ReadonlyArray<OutboxItem>): ScoreSeries => {
+const setSeries = (shape: ScoreShape, scores: ReadonlyArray<ScoreItem>): ScoreSeries => {
   const readings = setReadings(shape, scores)
   const segments = new Map<number, Array<ScorePoint>>()
   const closed = new Set<number>()

@@ -4,6 +4,7 @@ import { TestClock } from "effect/testing"
 import { makeBackOff, outageAfterMs } from "../../src/delivery/back-off.ts"
 import type { OutboxItem } from "../../src/delivery/outbox.ts"
 import { makeSuccessWatch } from "../../src/service/success-watch.ts"
+import { clickPayload, scorePayload } from "../support/outbox-payloads.ts"
 
 /**
  * The back-off's rule on virtual time: what ends an item's wait after a transient failure.
@@ -11,13 +12,14 @@ import { makeSuccessWatch } from "../../src/service/success-watch.ts"
  */
 const t0 = 1_000_000
 
-const item = (kind: OutboxItem["kind"], payload: unknown = { left: 1, right: 0, period: 1, timeStamp: t0 }): OutboxItem => ({
-  id: 1, place: "court-1", kind, payload, eventKey: "ev-1", dedupeKey: null, createdAt: t0, attempts: 1, notBefore: t0,
+const fields = {
+  id: 1, place: "court-1", eventKey: "ev-1", dedupeKey: null, createdAt: t0, attempts: 1, notBefore: t0,
   state: "pending", lastError: null, result: null, settledAt: null, sentAt: null, sentTo: null
-})
+} as const
+const entry: OutboxItem = { ...fields, kind: "score", payload: scorePayload(1, t0) }
 
 /** A click pressed at `pressedAt` with the sport's default window. */
-const click = (pressedAt: number) => item("click", { timeStamp: pressedAt, metadata: { clickId: "c-1" } })
+const click = (pressedAt: number): OutboxItem => ({ ...fields, kind: "click", payload: clickPayload(pressedAt) })
 
 const setup = Effect.gen(function*() {
   yield* TestClock.setTime(t0)
@@ -40,7 +42,7 @@ describe("back-off after a transient failure", () => {
       const { watch, backOff } = yield* setup
       watch.record(t0 - outageAfterMs - 1)
       // Sixth failure in a row: a step of about 32 s.
-      const waiting = yield* Effect.forkChild(backOff.wait(item("score"), 5, t0))
+      const waiting = yield* Effect.forkChild(backOff.wait(entry, 5, t0))
       assert.isFalse(yield* doneBy(waiting, t0 + 10_000))
       watch.record(t0 + 10_000)
       assert.isTrue(yield* doneBy(waiting, t0 + 10_000))
@@ -50,7 +52,7 @@ describe("back-off after a transient failure", () => {
     Effect.gen(function*() {
       const { watch, backOff } = yield* setup
       watch.record(t0 + 5)
-      const waiting = yield* Effect.forkChild(backOff.wait(item("score"), 5, t0))
+      const waiting = yield* Effect.forkChild(backOff.wait(entry, 5, t0))
       assert.isTrue(yield* doneBy(waiting, t0 + 5))
     }))
 
@@ -59,7 +61,7 @@ describe("back-off after a transient failure", () => {
       const { watch, backOff } = yield* setup
       watch.record(t0 - 1_000)
       // Third failure in a row: 4 s ± 20 %.
-      const waiting = yield* Effect.forkChild(backOff.wait(item("score"), 2, t0))
+      const waiting = yield* Effect.forkChild(backOff.wait(entry, 2, t0))
       yield* Effect.yieldNow
       watch.record(t0 + 100)
       assert.isFalse(yield* doneBy(waiting, t0 + 3_100))
@@ -70,7 +72,7 @@ describe("back-off after a transient failure", () => {
     Effect.gen(function*() {
       const { backOff } = yield* setup
       const fresh = yield* Effect.forkChild(backOff.wait(click(t0 - 10_000), 10, t0))
-      const score = yield* Effect.forkChild(backOff.wait(item("score"), 10, t0))
+      const score = yield* Effect.forkChild(backOff.wait(entry, 10, t0))
       assert.isTrue(yield* doneBy(fresh, t0 + 2_400))
       // The score's step is capped at a minute: 48 s at the least.
       assert.isFalse(yield* doneBy(score, t0 + 47_000))

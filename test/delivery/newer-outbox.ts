@@ -54,7 +54,7 @@ export const upgradeAdditively = (
       }),
       insert.run({
         kind: "click",
-        payload: JSON.stringify({ timeStamp: pressedAt, metadata: { clickId: "newer-click", team: "home" } }),
+        payload: JSON.stringify({ timeStamp: pressedAt, metadata: { clickId: "newer-click", team: "home", source: "remote" } }),
         dedupeKey: "newer-click",
         createdAt: pressedAt
       })

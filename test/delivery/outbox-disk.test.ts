@@ -3,6 +3,7 @@ import { Context, Effect, Exit, Fiber, Layer, Scope } from "effect"
 import { Outbox } from "../../src/delivery/outbox.ts"
 import { SyncsInFlight } from "../../src/delivery/outbox-disk.ts"
 import { runWithOutbox, tempStateDirectory } from "./outbox-support.ts"
+import { scorePayload } from "../support/outbox-payloads.ts"
 
 /** An fsync that ends when the test says so. */
 const heldSyncs = () => {
@@ -60,7 +61,7 @@ describe("closing waits for the fsyncs in flight, without polling", () => {
     const stateDirectory = tempStateDirectory()
     const started = performance.now()
     await runWithOutbox(stateDirectory, (outbox) =>
-      Effect.forEach([1, 2, 3], (n) => outbox.append({ place: "p", kind: "score", payload: { n }, createdAt: n }), { concurrency: 3 }))
+      Effect.forEach([1, 2, 3], (n) => outbox.append({ place: "p", kind: "score", payload: scorePayload(n), createdAt: n }), { concurrency: 3 }))
     // The close's wait gives up after 3 s; an outbox that reached it would take that long.
     expect(performance.now() - started).toBeLessThan(2_000)
   })
@@ -71,7 +72,7 @@ describe("closing waits for the fsyncs in flight, without polling", () => {
       const scope = yield* Scope.make()
       const outbox = Context.get(yield* Layer.buildWithScope(Outbox.layer({ stateDirectory }), scope), Outbox)
       // Committed: its fsync starts at the end of this turn of the event loop, after the close has begun.
-      const [item] = yield* outbox.appendAll([{ place: "p", kind: "score", payload: { n: 1 }, createdAt: 1 }], { wait: "commit" })
+      const [item] = yield* outbox.appendAll([{ place: "p", kind: "score", payload: scorePayload(1), createdAt: 1 }], { wait: "commit" })
       const waiting = Effect.runFork(outbox.onDisk(item!.id))
       yield* Scope.close(scope, Exit.void)
       return yield* Fiber.await(waiting)

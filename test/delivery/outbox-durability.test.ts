@@ -6,6 +6,7 @@ import { Effect, Option } from "effect"
 import { mountSlowDisk, slowDiskSkipped } from "../../scripts/support/slow-disk.ts"
 import { tempStateDirectory, runWithOutbox } from "./outbox-support.ts"
 import { type Ack, nodeBinary, runWriter, writerScript } from "./outbox-writer-process.ts"
+import { numberedItem } from "../support/outbox-payloads.ts"
 import { tempDir } from "../../scripts/support/temp-dir.ts"
 
 const places = ["court-1", "court-2", "court-3"]
@@ -24,7 +25,7 @@ const missingOf = (stateDirectory: string, acked: ReadonlyMap<number, number>) =
       Effect.map(outbox.get(id), (item) =>
         Option.match(item, {
           onNone: () => true,
-          onSome: (stored) => JSON.stringify(stored.payload) !== JSON.stringify({ seq, filler: "x".repeat(32) })
+          onSome: (stored) => JSON.stringify(stored.payload) !== JSON.stringify(numberedItem(seq, "x".repeat(32)).payload)
         })
       )))
 

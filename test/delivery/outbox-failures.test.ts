@@ -7,6 +7,7 @@ import { DatabaseSync } from "node:sqlite"
 import { Outbox } from "../../src/delivery/outbox.ts"
 import { runWithOutbox, tempStateDirectory } from "./outbox-support.ts"
 import { nodeBinary, runWriter, writerScript } from "./outbox-writer-process.ts"
+import { numberedItem, scorePayload } from "../support/outbox-payloads.ts"
 
 const openError = async (stateDirectory: string) => {
   const exit = await Effect.runPromiseExit(
@@ -19,7 +20,7 @@ const openError = async (stateDirectory: string) => {
 const appendSome = (stateDirectory: string, count: number) =>
   runWithOutbox(stateDirectory, (outbox) =>
     Effect.forEach(Array.from({ length: count }, (_, n) => n), (n) =>
-      outbox.append({ place: "court-1", kind: "score", payload: { n, text: "y".repeat(200) }, createdAt: n })))
+      outbox.append({ place: "court-1", kind: "score", payload: Object.assign(scorePayload(n), { text: "y".repeat(200) }), createdAt: n })))
 
 describe("Outbox opening fails clearly", () => {
   it("when the state directory does not exist", async () => {
@@ -124,6 +125,6 @@ describe.runIf(canMount)("Outbox on a file system that refuses writes", () => {
     expect(new Set(run.acks.map((ack) => ack.id)).size).toBe(run.acks.length)
     const stored = await runWithOutbox(copy, (outbox) =>
       Effect.forEach(run.acks, (ack) => Effect.map(outbox.get(ack.id), Option.map((item) => item.payload))))
-    expect(stored).toEqual(run.acks.map((ack) => Option.some({ seq: ack.seq, filler: "x".repeat(1000) })))
+    expect(stored).toEqual(run.acks.map((ack) => Option.some(numberedItem(ack.seq, "x".repeat(1000)).payload)))
   })
 })

@@ -3,11 +3,12 @@ import { Effect } from "effect"
 import { TestClock } from "effect/testing"
 import { Outbox } from "../../src/delivery/outbox.ts"
 import { tempStateDirectory } from "./outbox-support.ts"
+import { clickPayload, scorePayload } from "../support/outbox-payloads.ts"
 
 const following = () => Outbox.layer({ stateDirectory: tempStateDirectory(), followUps: { firstReadAfterMs: 10_000 } })
 
 const click = (place = "court-1", createdAt = 1_000) =>
-  Outbox.use((outbox) => outbox.append({ place, kind: "click", payload: { timeStamp: createdAt }, createdAt }))
+  Outbox.use((outbox) => outbox.append({ place, kind: "click", payload: clickPayload(createdAt), createdAt }))
 
 describe("Outbox follow-ups", () => {
   it.effect("a click delivered with a moment gets a follow-up in the same commit, first read after the delay", () =>
@@ -43,7 +44,7 @@ describe("Outbox follow-ups", () => {
       const partial = yield* click("court-1", 2)
       const dead = yield* click("court-1", 3)
       const none = yield* click("court-1", 4)
-      const score = yield* outbox.append({ place: "court-1", kind: "score", payload: { timeStamp: 5 }, createdAt: 5 })
+      const score = yield* outbox.append({ place: "court-1", kind: "score", payload: scorePayload(1, 5), createdAt: 5 })
       yield* outbox.markMissed(missed.id, "late", { eventKey: "ev", momentKey: "mo-missed" })
       yield* outbox.markWarning(partial.id, "206", { eventKey: "ev", momentKey: "mo-206", error: "metadata" })
       yield* outbox.markDead(dead.id, "400")
@@ -121,9 +122,9 @@ describe("Outbox press identities", () => {
     Effect.gen(function*() {
       const outbox = yield* Outbox
       assert.strictEqual(yield* outbox.pressIdentity("shelly:input_event/0"), undefined)
-      yield* outbox.append({ place: "p", kind: "click", payload: { n: 1 }, createdAt: 1, pressIdentity: { slot: "shelly:input_event/0", identity: "7" } })
+      yield* outbox.append({ place: "p", kind: "click", payload: clickPayload(1), createdAt: 1, pressIdentity: { slot: "shelly:input_event/0", identity: "7" } })
       assert.strictEqual(yield* outbox.pressIdentity("shelly:input_event/0"), "7")
-      yield* outbox.appendMerging({ place: "p", kind: "click", payload: { n: 2 }, createdAt: 2, pressIdentity: { slot: "shelly:input_event/0", identity: "8" } }, [])
+      yield* outbox.appendMerging({ place: "p", kind: "click", payload: clickPayload(2), createdAt: 2, pressIdentity: { slot: "shelly:input_event/0", identity: "8" } }, [])
       assert.strictEqual(yield* outbox.pressIdentity("shelly:input_event/0"), "8")
       assert.strictEqual(yield* outbox.pressIdentity("shelly:input_event/1"), undefined)
     }).pipe(Effect.provide(following())))
@@ -134,7 +135,8 @@ describe("Outbox press identities", () => {
       const failed = yield* outbox.append({
         place: "p",
         kind: "click",
-        payload: "not an object",
+        // Not a time: JSON would store it as null, and the click could never be read back.
+        payload: clickPayload(Number.NaN),
         createdAt: 1,
         pressIdentity: { slot: "s", identity: "1" }
       }).pipe(Effect.flip)

@@ -6,6 +6,7 @@ import { Outbox } from "../../src/delivery/outbox.ts"
 import { runWithOutbox, tempStateDirectory } from "./outbox-support.ts"
 import { eventually } from "../../scripts/support/eventually.ts"
 import { genericEntry, startDelivery } from "./delivery-harness.ts"
+import { clickPayload } from "../support/outbox-payloads.ts"
 
 /**
  * Rows broken behind the outbox's back (a hand edit, another program, a bug): written here with
@@ -35,7 +36,7 @@ describe("a malformed row in the outbox", () => {
       outbox.appendAll([
         score("court-1", 1),
         score("court-1", 2),
-        { place: "court-1", kind: "click", payload: { timeStamp: 1_003 }, createdAt: 1_003 },
+        { place: "court-1", kind: "click", payload: clickPayload(1_003), createdAt: 1_003 },
         score("court-2", 4)
       ]))
     breakPayload(stateDirectory, bad!.id, "{\"timeStamp\": 1001, \"left\"")
@@ -71,7 +72,7 @@ describe("a malformed row in the outbox", () => {
     expect(seen.counts).toContainEqual({ place: "court-1", kind: "score", state: "pending", count: 2 })
     // Reported once each, however often it is read past.
     expect(logs.filter((line) => line.includes(`item #${bad!.id} is malformed`))).toHaveLength(1)
-    expect(logs.filter((line) => line.includes(`item #${badClick} is malformed (payload: Expected a JSON object)`))).toHaveLength(1)
+    expect(logs.filter((line) => line.includes(`item #${badClick} is malformed (payload: Expected object)`))).toHaveLength(1)
     expect(logs.join("\n")).toContain("left in the file as it is and passed over: a pending one is not sent")
     // Left as it was found.
     expect(rawRow(stateDirectory, bad!.id)).toEqual({ payload: "{\"timeStamp\": 1001, \"left\"", state: "pending", attempts: 0 })
@@ -90,13 +91,13 @@ describe("a malformed row in the outbox", () => {
     expect(counts).toEqual([{ place: "court-1", kind: "score", state: "pending", count: 1 }])
   })
 
-  it("an append of a payload that is not a JSON object is refused before it is stored", async () => {
+  it("an append of a payload that is not its kind's is refused before it is stored", async () => {
     const stateDirectory = tempStateDirectory()
     const { error, counts } = await runWithOutbox(stateDirectory, (outbox) =>
-      Effect.flatMap(Effect.flip(outbox.append({ place: "p", kind: "undo", payload: [41], createdAt: 1 })), (error) =>
+      Effect.flatMap(Effect.flip(outbox.append({ place: "p", kind: "undo", payload: { clickItemId: 41.5 }, createdAt: 1 })), (error) =>
         Effect.map(outbox.counts, (counts) => ({ error, counts }))))
     expect(error._tag).toBe("OutboxWriteError")
-    expect(error.message).toContain("the payload cannot be stored (Expected a JSON object)")
+    expect(error.message).toContain("the payload cannot be stored (clickItemId: Expected an integer)")
     expect(counts).toEqual([])
   })
 })

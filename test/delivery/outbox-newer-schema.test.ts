@@ -17,6 +17,7 @@ import {
   withDatabase
 } from "./newer-outbox.ts"
 import { runWithOutbox, tempStateDirectory } from "./outbox-support.ts"
+import { clickPayload } from "../support/outbox-payloads.ts"
 
 /**
  * A venue goes back one version of the bridge (an automatic rollback, or by hand): the outbox the
@@ -59,10 +60,10 @@ describe("the outbox's schema versions", () => {
       db.exec("PRAGMA journal_mode = WAL")
       for (const migration of migrations.slice(0, 4)) db.exec(migration.sql)
       db.exec("PRAGMA user_version = 4")
-      db.exec(`INSERT INTO items (place, kind, payload, created_at, not_before) VALUES ('court-1', 'score', '{"timeStamp": 1}', 1, 1)`)
+      db.exec(`INSERT INTO items (place, kind, payload, created_at, not_before) VALUES ('court-1', 'score', '{"timeStamp": 1, "left": 0, "right": 0, "period": 1}', 1, 1)`)
     })
     const pending = await runWithOutbox(stateDirectory, (outbox) => outbox.pending("court-1", "score", 10))
-    expect(pending.map((item) => item.payload)).toEqual([{ timeStamp: 1 }])
+    expect(pending.map((item) => item.payload)).toEqual([{ timeStamp: 1, left: 0, right: 0, period: 1 }])
     expect(withDatabase(stateDirectory, (db) => ({ ...db.prepare("SELECT oldest_reader FROM file_format").get() }))).toEqual({
       oldest_reader: oldestReader
     })
@@ -125,7 +126,7 @@ describe("an outbox written by a newer bridge", () => {
     const [score] = upgradeAdditively(stateDirectory, { pressedAt, entry: genericEntry })
     const appended = await runWithOutbox(stateDirectory, (outbox) =>
       Effect.gen(function*() {
-        const item = yield* outbox.append({ place: "court-2", kind: "click", payload: { timeStamp: pressedAt }, createdAt: pressedAt })
+        const item = yield* outbox.append({ place: "court-2", kind: "click", payload: clickPayload(pressedAt), createdAt: pressedAt })
         yield* outbox.markDelivered(score!, { eventKey: "e-1", key: "s-1" })
         return item
       }))

@@ -2,13 +2,14 @@ import { assert, describe, it } from "@effect/vitest"
 import { Effect, Option } from "effect"
 import { Outbox } from "../../src/delivery/outbox.ts"
 import { tempStateDirectory } from "./outbox-support.ts"
+import { clickPayload } from "../support/outbox-payloads.ts"
 
 const fresh = () => Outbox.layer({ stateDirectory: tempStateDirectory() })
 
 const auto = (n: number) => ({
   place: "court-1",
   kind: "click" as const,
-  payload: { timeStamp: 1_000 + n, metadata: { source: "auto", rule: "score" } },
+  payload: clickPayload(1_000 + n, { source: "auto", rule: "score" }),
   dedupeKey: `click:auto-${n}`,
   createdAt: 1_000 + n,
   notBefore: 6_000 + n
@@ -33,7 +34,7 @@ describe("Outbox.appendAll: an entry and its auto-highlight together", () => {
       const failed = yield* outbox.appendAll([
         { place: "court-1", kind: "score", payload: { timeStamp: 1_001, left: 3, right: 0, period: 1 }, createdAt: 1_001 },
         // A payload JSON cannot hold: the second statement throws inside the transaction.
-        { ...auto(2), payload: { big: 1n } }
+        { ...auto(2), payload: Object.assign(clickPayload(1_002), { big: 1n }) }
       ]).pipe(Effect.flip)
       assert.strictEqual(failed._tag, "OutboxWriteError")
       assert.isTrue(Option.isNone(yield* outbox.lastOf("court-1", "score")))
@@ -50,7 +51,7 @@ describe("Outbox.appendMerging: a press replaces auto-highlights", () => {
       const [unsent, sent] = yield* outbox.appendAll([auto(1), auto(2)])
       yield* outbox.markSending(sent!.id, "ev-1")
       const { item, merged } = yield* outbox.appendMerging(
-        { place: "court-1", kind: "click", payload: { timeStamp: 1_003, metadata: { source: "remote" } }, createdAt: 1_003 },
+        { place: "court-1", kind: "click", payload: clickPayload(1_003, { source: "remote" }), createdAt: 1_003 },
         [unsent!.id, sent!.id]
       )
       assert.deepStrictEqual(merged, [unsent!.id])

@@ -5,11 +5,12 @@ import { Effect, Option } from "effect"
 import { TestClock } from "effect/testing"
 import { Outbox, type ItemKind } from "../../src/delivery/outbox.ts"
 import { tempStateDirectory, withOutbox } from "./outbox-support.ts"
+import { clickPayload, itemOfKind, scorePayload } from "../support/outbox-payloads.ts"
 
 const fresh = () => Outbox.layer({ stateDirectory: tempStateDirectory() })
 
 const appendOf = (place: string, kind: ItemKind, n: number, extra: { dedupeKey?: string; eventKey?: string } = {}) =>
-  Outbox.use((outbox) => outbox.append({ place, kind, payload: { n }, createdAt: 1_000 + n, ...extra }))
+  Outbox.use((outbox) => outbox.append({ place, ...itemOfKind(kind, n), createdAt: 1_000 + n, ...extra }))
 
 describe("Outbox.append / get", () => {
   it.effect("stores the item pending, with its payload, and returns increasing ids", () =>
@@ -49,7 +50,7 @@ describe("Outbox.append / get", () => {
     Effect.gen(function*() {
       const outbox = yield* Outbox
       const first = yield* appendOf("court-1", "click", 1, { dedupeKey: "click-abc" })
-      const again = yield* outbox.append({ place: "court-2", kind: "click", payload: { n: 99 }, dedupeKey: "click-abc", createdAt: 9 })
+      const again = yield* outbox.append({ place: "court-2", kind: "click", payload: clickPayload(99), dedupeKey: "click-abc", createdAt: 9 })
       assert.deepStrictEqual(again, first)
       const next = yield* appendOf("court-1", "click", 2)
       assert.strictEqual(next.id, first.id + 1, "a duplicate must not consume an id")
@@ -60,7 +61,9 @@ describe("Outbox.append / get", () => {
   it.effect("a payload that is not JSON fails as a write error and stores nothing", () =>
     Effect.gen(function*() {
       const outbox = yield* Outbox
-      const error = yield* Effect.flip(outbox.append({ place: "p", kind: "score", payload: { big: 1n }, createdAt: 1 }))
+      // Its kind's fields are all there: the one JSON cannot hold is one the Schema does not name.
+      const payload = Object.assign(scorePayload(1), { big: 1n })
+      const error = yield* Effect.flip(outbox.append({ place: "p", kind: "score", payload, createdAt: 1 }))
       assert.strictEqual(error._tag, "OutboxWriteError")
       assert.include(error.message, "outbox.sqlite")
       assert.deepStrictEqual(yield* outbox.counts, [])
@@ -236,7 +239,7 @@ describe("Outbox lifetime", () => {
     Effect.gen(function*() {
       const stateDirectory = tempStateDirectory()
       const written = yield* withOutbox(stateDirectory, (outbox) =>
-        outbox.append({ place: "p", kind: "undo", payload: { momentKey: "m-9" }, createdAt: 3 }))
+        outbox.append({ place: "p", kind: "undo", payload: { clickItemId: 9 }, createdAt: 3 }))
       // SQLite removes the -wal file when the last connection closes cleanly.
       assert.isFalse(fs.existsSync(path.join(stateDirectory, "outbox.sqlite-wal")))
       const reread = yield* withOutbox(stateDirectory, (outbox) => outbox.get(written.id))

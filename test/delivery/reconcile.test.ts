@@ -4,6 +4,7 @@ import { Outbox } from "../../src/delivery/outbox.ts"
 import { eventually } from "../../scripts/support/eventually.ts"
 import { genericEntry, startDelivery } from "./delivery-harness.ts"
 import { tempDir } from "../../scripts/support/temp-dir.ts"
+import { clickPayload } from "../support/outbox-payloads.ts"
 
 let delivery: Awaited<ReturnType<typeof startDelivery>> | undefined
 afterEach(async () => {
@@ -45,7 +46,7 @@ describe("unknown outcomes are reconciled, not blindly resent", () => {
       place: "court-1",
       kind: "click",
       eventKey,
-      payload: { timeStamp: pressedAt, metadata: { clickId: "press-42" } },
+      payload: clickPayload(pressedAt, { clickId: "press-42" }),
       createdAt: pressedAt
     })
     await eventually("the click settled", async () => {
@@ -65,7 +66,7 @@ describe("unknown outcomes are reconciled, not blindly resent", () => {
     await d.control.injectFault({ kind: "reset-after-apply", count: 1, pathPrefix: `/public/events/${eventKey}/clicks` })
     await d.control.injectFault({ kind: "status", status: 503, count: 1, pathPrefix: `/public/events/${eventKey}` })
     const pressedAt = Date.now()
-    const click = await d.append({ place: "court-1", kind: "click", eventKey, payload: { timeStamp: pressedAt, metadata: { clickId: "press-44" } }, createdAt: pressedAt })
+    const click = await d.append({ place: "court-1", kind: "click", eventKey, payload: clickPayload(pressedAt, { clickId: "press-44" }), createdAt: pressedAt })
     await eventually("the click settled", async () => ((await d.run(outboxState(click.id))) === "delivered" ? true : undefined), { timeoutMs: 15_000, intervalMs: 50 })
     const requests = await d.control.requests()
     expect(requests.filter((r) => r.method === "GET" && r.path === `/public/events/${eventKey}`).map((r) => r.status)).toEqual([503, 200])
@@ -78,7 +79,7 @@ describe("unknown outcomes are reconciled, not blindly resent", () => {
     const { eventKey } = await d.control.startEvent("court-1")
     await d.control.injectFault({ kind: "reset", count: 1, pathPrefix: `/public/events/${eventKey}/clicks` })
     const pressedAt = Date.now()
-    const click = await d.append({ place: "court-1", kind: "click", eventKey, payload: { timeStamp: pressedAt, metadata: { clickId: "press-43" } }, createdAt: pressedAt })
+    const click = await d.append({ place: "court-1", kind: "click", eventKey, payload: clickPayload(pressedAt, { clickId: "press-43" }), createdAt: pressedAt })
     await eventually("the click settled", async () => ((await d.run(outboxState(click.id))) === "delivered" ? true : undefined), { timeoutMs: 15_000, intervalMs: 50 })
     const event = (await d.control.state()).events.find((e) => e.key === eventKey)!
     expect(event.moments).toHaveLength(1)

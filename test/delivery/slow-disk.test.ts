@@ -5,6 +5,7 @@ import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 import { Outbox } from "../../src/delivery/outbox.ts"
 import { slowCommitReporter, slowSyncReporter } from "../../src/delivery/slow-disk.ts"
+import { scorePayload } from "../support/outbox-payloads.ts"
 import { tempDir } from "../../scripts/support/temp-dir.ts"
 
 describe("the slow-disk warnings", () => {
@@ -50,7 +51,7 @@ describe("the outbox when another program holds its lock", () => {
     try {
       await Effect.runPromise(Effect.scoped(Effect.gen(function*() {
         const outbox = yield* Outbox
-        yield* outbox.append({ place: "court-1", kind: "score", payload: { n: 1 }, createdAt: 1 })
+        yield* outbox.append({ place: "court-1", kind: "score", payload: scorePayload(1), createdAt: 1 })
         expect(logs).toEqual([])
         // Another process holds the write lock for 400 ms: the commit waits for it on the event loop.
         const holder = spawn("python3", ["-c", [
@@ -64,7 +65,7 @@ describe("the outbox when another program holds its lock", () => {
         // Listened for from the start: the holder may be gone by the time the append returns.
         const exited = new Promise((resolve) => holder.once("exit", resolve))
         yield* Effect.promise(() => new Promise<void>((resolve) => holder.stdout.once("data", () => resolve())))
-        yield* outbox.append({ place: "court-1", kind: "score", payload: { n: 2 }, createdAt: 2 })
+        yield* outbox.append({ place: "court-1", kind: "score", payload: scorePayload(2), createdAt: 2 })
         yield* Effect.promise(() => exited)
       }).pipe(Effect.provide(Outbox.layer({ stateDirectory: dir })), Effect.provide(Logger.layer([collector])))))
       expect(logs).toHaveLength(1)

@@ -8,6 +8,7 @@ import { ServiceClient } from "../../src/service/client.ts"
 import { BridgeEvents } from "../../src/bus/bridge-events.ts"
 import { BridgeStatus, type StatusOptions } from "../../src/status/status-model.ts"
 import { MqttConnection } from "../../src/transport/mqtt.ts"
+import { clickPayload } from "../support/outbox-payloads.ts"
 
 /**
  * The status model on real parts for the clip outcome tests: the outbox on disk with follow-ups
@@ -33,7 +34,7 @@ export const clipsModelLayer = (stateDirectory: string, options: StatusOptions, 
 export const acceptedClick = (place: string, pressedAt: number, momentKey: string) =>
   Effect.gen(function*() {
     const outbox = yield* Outbox
-    const item = yield* outbox.append({ place, kind: "click", payload: { timeStamp: pressedAt }, createdAt: pressedAt })
+    const item = yield* outbox.append({ place, kind: "click", payload: clickPayload(pressedAt), createdAt: pressedAt })
     yield* outbox.markDelivered(item.id, { eventKey: "ev-1", momentKey })
     return item.id
   })

@@ -14,6 +14,7 @@ import type { PlaceStatus, StatusSnapshot } from "../../src/status/status-snapsh
 import { acceptedClick, clipsModelLayer, settleClick } from "./clips-model.ts"
 import { parsePrometheus, valueOf } from "./prometheus-text.ts"
 import { tempDir } from "../../scripts/support/temp-dir.ts"
+import { clickPayload } from "../support/outbox-payloads.ts"
 
 /**
  * Clip outcomes on the status model: the real outbox with follow-ups, the real clip follower
@@ -72,7 +73,7 @@ const click = (place: string, pressedAt: number, momentKey: string, camera: "on"
     if (camera === "gone") service.gone.add(momentKey)
     const outbox = yield* Outbox
     yield* TestClock.setTime(pressedAt)
-    const item = yield* outbox.append({ place, kind: "click", payload: { timeStamp: pressedAt }, createdAt: pressedAt })
+    const item = yield* outbox.append({ place, kind: "click", payload: clickPayload(pressedAt), createdAt: pressedAt })
     yield* TestClock.setTime(pressedAt + 1_000)
     yield* outbox.markDelivered(item.id, { eventKey: "ev-1", momentKey })
     return item.id

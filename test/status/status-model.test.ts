@@ -12,6 +12,7 @@ import { BridgeStatus, type StatusOptions } from "../../src/status/status-model.
 import type { PlaceStatus, StatusSnapshot } from "../../src/status/status-snapshot.ts"
 import { MqttConnection } from "../../src/transport/mqtt.ts"
 import { tempDir } from "../../scripts/support/temp-dir.ts"
+import { clickPayload } from "../support/outbox-payloads.ts"
 
 /**
  * The status model on real parts (bus, outbox on disk, rate budget, active
@@ -222,7 +223,7 @@ describe("BridgeStatus: entries, clicks and the service's answers", () => {
       Effect.gen(function*() {
         const outbox = yield* Outbox
         const t0 = yield* Clock.currentTimeMillis
-        const item = yield* outbox.append({ place: "court-2", kind: "click", payload: {}, createdAt: t0 })
+        const item = yield* outbox.append({ place: "court-2", kind: "click", payload: clickPayload(t0), createdAt: t0 })
         yield* outbox.reschedule(item.id, "HTTP 502 from the service", t0)
         yield* TestClock.adjust("61 seconds")
         const stuck = yield* until("stuck delivery", (s) => s.reasons.find((r) => r.includes("delivery stuck")))

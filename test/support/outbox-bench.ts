@@ -7,11 +7,21 @@
  */
 import { Effect } from "effect"
 import { Outbox } from "../../src/delivery/outbox.ts"
+import { clickPayload } from "./outbox-payloads.ts"
 import { tempDir } from "../../scripts/support/temp-dir.ts"
 
 const places = ["court-1", "court-2", "court-3", "court-4", "court-5", "court-6"]
 const kinds = ["score", "click", "undo"] as const
-const payload = { timeStamp: 0, left: 3, right: 2, period: 2, scoreValue: { gameScores: [[6, 4], [3, 2]], pointScore: [30, 15] } }
+const payload = { timeStamp: 0, left: 3, right: 2, period: 2, scoreValue: { gameScores: [[6, 4], [3, 2]], pointScore: [30, 15] } } as const
+// Each kind with a payload of its own (the outbox checks them): a tennis entry, a press with it, an undo.
+const ofKind = (n: number) => {
+  const kind = kinds[n % 3]!
+  return kind === "score"
+    ? { kind, payload }
+    : kind === "click"
+    ? { kind, payload: clickPayload(n, {}, { score: payload }) }
+    : { kind, payload: { clickItemId: n } }
+}
 
 const microseconds = (start: bigint, runs: number) => Number(process.hrtime.bigint() - start) / 1_000 / runs
 
@@ -19,7 +29,7 @@ const scenario = (label: string, settle: boolean) =>
   Effect.gen(function*() {
     const outbox = yield* Outbox
     for (let n = 0; n < 10_000; n++) {
-      const item = yield* outbox.append({ place: places[n % places.length]!, kind: kinds[n % 3]!, payload, createdAt: n })
+      const item = yield* outbox.append({ place: places[n % places.length]!, ...ofKind(n), createdAt: n })
       // Leave the newest few per lane pending, as in normal running.
       if (settle && n < 9_950) yield* outbox.markDelivered(item.id, { eventKey: "ev", key: `k${n}` })
     }

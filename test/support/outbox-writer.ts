@@ -13,6 +13,7 @@
  */
 import { Effect, Logger } from "effect"
 import { Outbox } from "../../src/delivery/outbox.ts"
+import { numberedItem } from "./outbox-payloads.ts"
 
 const [stateDirectory, firstArg = "0", countArg = "100000", bytesArg = "32", concurrencyArg = "1", checkpointArg] = process.argv.slice(2)
 if (stateDirectory === undefined) {
@@ -23,7 +24,6 @@ const first = Number(firstArg)
 const count = Number(countArg)
 const filler = "x".repeat(Number(bytesArg))
 const places = ["court-1", "court-2", "court-3"] as const
-const kinds = ["score", "click", "undo"] as const
 
 const program = Effect.gen(function*() {
   const outbox = yield* Outbox
@@ -32,8 +32,7 @@ const program = Effect.gen(function*() {
     Effect.gen(function*() {
       const item = yield* outbox.append({
         place: places[seq % places.length]!,
-        kind: kinds[seq % kinds.length]!,
-        payload: { seq, filler },
+        ...numberedItem(seq, filler),
         dedupeKey: `writer-${seq}`,
         createdAt: Date.now()
       })

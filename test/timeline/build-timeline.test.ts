@@ -60,16 +60,6 @@ describe("the current event", () => {
     const empty = buildTimeline(generic(new ItemLog()))
     expect(empty).toMatchObject({ segments: [], highlights: [], periods: [], scoreText: null, from: 0, to: 0 })
   })
-
-  it("leaves out items whose payload is not a score entry or click body", () => {
-    const log = new ItemLog()
-    log.add("score", { timeStamp: "soon", left: 1 }, min(0))
-    log.add("click", { metadata: { source: "auto" } }, min(0))
-    const good = log.score(entry(min(1), 3, 2))
-    const tl = buildTimeline(generic(log))
-    expect(tl.segments[0]!.points.map((p) => p.itemId)).toEqual([good.id])
-    expect(tl.highlights).toEqual([])
-  })
 })
 
 describe("highlight states", () => {

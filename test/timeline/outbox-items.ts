@@ -1,5 +1,9 @@
 import type { ClipDetail, ClipOutcome, FollowUp } from "../../src/domain/follow-up.ts"
-import type { ItemKind, ItemState, OutboxItem } from "../../src/delivery/outbox.ts"
+import type { ItemOf, ItemState, KindItem, OutboxItem } from "../../src/delivery/outbox.ts"
+import type { ClickBody, ScoreEntry } from "../../src/delivery/item-payloads.ts"
+
+/** What a test may set of an item besides its kind and payload. */
+type More = Partial<Omit<ItemOf<"score">, "kind" | "payload">>
 
 /** Outbox items as `Outbox.recent` returns them, and their follow-ups, made by hand: ids in creation order. */
 export class ItemLog {
@@ -14,13 +18,12 @@ export class ItemLog {
     this.eventKey = eventKey
   }
 
-  add(kind: ItemKind, payload: unknown, createdAt: number, more: Partial<OutboxItem> = {}): OutboxItem {
+  /** What every item gets, settled as `more.state` says (delivered by default). */
+  private fields(kind: OutboxItem["kind"], createdAt: number, more: More) {
     const state: ItemState = more.state ?? "delivered"
-    const item: OutboxItem = {
+    return {
       id: this.items.length + 1,
       place: this.place,
-      kind,
-      payload,
       eventKey: this.eventKey,
       dedupeKey: null,
       createdAt,
@@ -34,16 +37,23 @@ export class ItemLog {
       sentTo: null,
       ...more
     }
+  }
+
+  private push<I extends OutboxItem>(item: I): I {
     this.items.push(item)
     return item
   }
 
-  score<E extends { readonly timeStamp: number }>(entry: E, more: Partial<OutboxItem> = {}) {
-    return this.add("score", entry, entry.timeStamp, more)
+  score(entry: typeof ScoreEntry.Type, more: More = {}): KindItem<"score"> {
+    return this.push({ ...this.fields("score", entry.timeStamp, more), kind: "score", payload: entry })
   }
 
-  press(at: number, team: "home" | "away" | "none", more: Partial<OutboxItem> = {}) {
-    return this.add("click", {
+  click(body: ClickBody, at: number, more: More = {}): KindItem<"click"> {
+    return this.push({ ...this.fields("click", at, more), kind: "click", payload: body })
+  }
+
+  press(at: number, team: "home" | "away" | "none", more: More = {}) {
+    return this.click({
       timeStamp: at,
       startTime: at - 15_000,
       endTime: at + 5_000,
@@ -51,21 +61,21 @@ export class ItemLog {
     }, at, more)
   }
 
-  auto(at: number, team: "home" | "away" | "none", rules: ReadonlyArray<string>, more: Partial<OutboxItem> = {}) {
-    return this.add("click", {
+  auto(at: number, team: "home" | "away" | "none", rules: ReadonlyArray<string>, more: More = {}) {
+    return this.click({
       timeStamp: at,
       startTime: at - 12_000,
       endTime: at + 4_000,
-      metadata: { clickId: `a${this.items.length + 1}`, team, source: "auto", rule: rules[0], ...(rules.length > 1 ? { rules } : {}) }
+      metadata: { clickId: `a${this.items.length + 1}`, team, source: "auto", rule: rules[0]!, ...(rules.length > 1 ? { rules } : {}) }
     }, at, more)
   }
 
-  undo(click: OutboxItem, at: number, more: Partial<OutboxItem> = {}) {
-    return this.add("undo", { clickItemId: click.id }, at, { eventKey: null, ...more })
+  undo(click: OutboxItem, at: number, more: More = {}): KindItem<"undo"> {
+    return this.push({ ...this.fields("undo", at, { eventKey: null, ...more }), kind: "undo", payload: { clickItemId: click.id } })
   }
 
   /** Settles an item after the fact, as the scheduler would. */
-  update(item: OutboxItem, more: Partial<OutboxItem>): OutboxItem {
+  update<I extends OutboxItem>(item: I, more: More): I {
     const updated = { ...item, ...more }
     this.items[item.id - 1] = updated
     return updated

@@ -3,6 +3,7 @@ import { Effect } from "effect"
 import { Outbox } from "../../src/delivery/outbox.ts"
 import { timelineVersion } from "../../src/timeline/timeline-version.ts"
 import { tempStateDirectory } from "../delivery/outbox-support.ts"
+import { clickPayload } from "../support/outbox-payloads.ts"
 
 const event = { eventKey: "ev-1", homeTeam: "Red", awayTeam: "Blue" }
 
@@ -18,7 +19,7 @@ const versions = Effect.gen(function*() {
 const acceptedClick = (place: string, at: number, momentKey: string) =>
   Effect.gen(function*() {
     const outbox = yield* Outbox
-    const item = yield* outbox.append({ place, kind: "click", payload: { timeStamp: at }, createdAt: at })
+    const item = yield* outbox.append({ place, kind: "click", payload: clickPayload(at), createdAt: at })
     yield* outbox.markDelivered(item.id, { eventKey: "ev-1", momentKey })
     return item
   })
