@@ -9,6 +9,7 @@ import { tempDir } from "../../scripts/support/temp-dir.ts"
 import { daemonConfig } from "../../scripts/support/daemon-config.ts"
 import { eventually } from "../../scripts/support/eventually.ts"
 import { nextClientId, place, sport, startBroker, startDaemon, startService, waitForLog } from "./harness.ts"
+import { clickPayload } from "../support/outbox-payloads.ts"
 
 /**
  * kill -9 after a press is stored and before its PUBACK: the broker resends it (DUP, same
@@ -54,7 +55,7 @@ describe("a press redelivered after the daemon died before acknowledging it", ()
       const receivedAs = receivedAsOf(messageId, Redeliveries.identity(remoteTopic, Buffer.from(press)))
       await Effect.runPromise(Effect.scoped(Effect.gen(function*() {
         const outbox = yield* Outbox
-        yield* outbox.append({ place, kind: "click", payload: { timeStamp: Date.now() }, dedupeKey: "click:stored-before-the-kill", createdAt: Date.now(), receivedAs })
+        yield* outbox.append({ place, kind: "click", payload: clickPayload(Date.now()), dedupeKey: "click:stored-before-the-kill", createdAt: Date.now(), receivedAs })
       }).pipe(Effect.provide(Outbox.layer({ stateDirectory })))))
     }
 

@@ -6,6 +6,7 @@ import { RateBudget } from "../../src/delivery/rate-budget.ts"
 import { Scheduler } from "../../src/delivery/scheduler.ts"
 import { notifySettings, runWatchdog, schedulerStuckAfterMs, SystemdNotify, type WatchedDaemon } from "../../src/daemon/systemd-notify.ts"
 import { tempDir } from "../../scripts/support/temp-dir.ts"
+import { scorePayload } from "../support/outbox-payloads.ts"
 
 describe("notifySettings", () => {
   it("is off without NOTIFY_SOCKET, and pings at half of WATCHDOG_USEC only for the PID it names", () => {
@@ -42,7 +43,7 @@ describe("runWatchdog", () => {
       assert.deepStrictEqual(sent, [{ WATCHDOG: "1" }, { WATCHDOG: "1" }])
 
       const context = yield* Layer.build(daemon)
-      yield* Outbox.use((o) => o.append({ place: "court-1", kind: "score", payload: {}, createdAt: 0 })).pipe(Effect.provideContext(context))
+      yield* Outbox.use((o) => o.append({ place: "court-1", kind: "score", payload: scorePayload(0), createdAt: 0 })).pipe(Effect.provideContext(context))
       running = { places: 2, context }
       lastLoopAt = yield* Clock.currentTimeMillis
       yield* TestClock.adjust(1_000)
