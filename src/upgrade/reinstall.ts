@@ -80,6 +80,71 @@ export const keptPackage = (packageDirectory: string, version: string, arch: str
   return { found, expected: candidates[0]!, held }
 }
 
+type Say = (line: string) => Effect.Effect<void>
+type WriteRecord = (result: Omit<RollbackRecord, "at" | "from" | "to" | "reason" | "reasonKind">) => Effect.Effect<RollbackRecord>
+
+/** Writes the rollback record (what went how far); a record that cannot be written is said, not failed. */
+const makeRecord = (plan: RollbackPlan, at: string, say: Say): WriteRecord => {
+  const base = { at, from: plan.from, to: plan.to, reason: plan.failure.text, reasonKind: plan.failure.kind }
+  return (result) =>
+    writeRollbackRecord(plan.packageDirectory, { ...base, ...result }).pipe(
+      Effect.tap((file) => say(`upgrade guard: rollback record written to ${file}`)),
+      Effect.catch((e) => say(`upgrade guard: ${e.message}: the status page and /metrics will not show the rollback`)),
+      Effect.as({ ...base, ...result })
+    )
+}
+
+/** dpkg tried again while apt still holds its lock, up to `lockWaitMs`; its failure, if any, as text. */
+const whileLocked = (plan: RollbackPlan, say: Say) => <A>(effect: Effect.Effect<A, DpkgLocked | DpkgFailed>) =>
+  effect.pipe(
+    Effect.tapError((e) => (e._tag === "DpkgLocked" ? say("upgrade guard: dpkg is locked (apt still running?): trying again") : Effect.void)),
+    Effect.retry({
+      schedule: Schedule.spaced(plan.lockRetryMs ?? 5_000).pipe(Schedule.upTo({ duration: plan.lockWaitMs ?? 10 * 60_000 })),
+      while: (e) => e._tag === "DpkgLocked"
+    }),
+    Effect.as(null),
+    Effect.catch((e) => Effect.succeed(e.message))
+  )
+
+/** The kept package to go back to, or why not: none is kept, or it could not open the outbox left. */
+const packageToInstall = Effect.fnUntraced(function*(plan: RollbackPlan, say: Say) {
+  const kept = keptPackage(plan.packageDirectory, plan.from, yield* architecture)
+  if (kept.found === undefined) {
+    const error = `no previous package is kept: ${kept.expected} does not exist (previous/ holds ${kept.held.length === 0 ? "nothing" : kept.held.join(", ")}). ` +
+      `${plan.to} stays installed; install ${plan.from} by hand (sudo apt-get install scorebridge=${plan.from}) or a fixed version`
+    return { error }
+  }
+  if (plan.outboxFile === undefined) return { found: kept.found }
+  const outbox = outboxOpensWith(plan.outboxFile, yield* packageOutboxSchema(kept.found))
+  if (!outbox.opens) {
+    const error = `not going back: ${outbox.why}. ${plan.to} stays installed: install a fixed version ` +
+      `(or ${plan.from} once the outbox is moved aside, losing what waits in it: docs/upgrades.md, "Going back a version")`
+    return { error }
+  }
+  yield* say(`upgrade guard: ${outbox.why}`)
+  return { found: kept.found }
+})
+
+/** `dpkg -i` of the kept package, then the hold; the record says how far it got. */
+const reinstallAndHold = Effect.fnUntraced(function*(plan: RollbackPlan, say: Say, record: WriteRecord, kept: string) {
+  const retried = whileLocked(plan, say)
+  const installed = yield* retried(dpkg(plan.root, ["-i", kept]))
+  const version = yield* installedVersion(plan.root)
+  if (version !== plan.from) {
+    const error = `${installed ?? `dpkg -i ${kept} ended`}; dpkg now reports ${version ?? "no scorebridge installed"}`
+    yield* say(`upgrade guard: ROLLBACK FAILED: ${error}`)
+    return yield* record({ reinstalled: false, held: false, error })
+  }
+  yield* say(`upgrade guard: ${plan.from} is installed again`)
+  const held = yield* retried(dpkg(plan.root, ["--set-selections"], "scorebridge hold\n"))
+  if (held !== null) {
+    yield* say(`upgrade guard: cannot hold scorebridge: ${held}; the next unattended upgrade may install ${plan.to} again`)
+    return yield* record({ reinstalled: true, held: false, error: `not held: ${held}` })
+  }
+  yield* say(`upgrade guard: scorebridge is held at ${plan.from}: sudo apt-mark unhold scorebridge once a fixed version is out`)
+  return yield* record({ reinstalled: true, held: true })
+})
+
 /**
  * Goes back to the kept version after a failed watch: `dpkg -i` of the kept package (dpkg allows a
  * downgrade by default: `--force-downgrade` is on unless refused), then a hold (what `apt-mark hold`
@@ -92,64 +157,13 @@ export const rollBack = (plan: RollbackPlan) =>
   Effect.gen(function*() {
     const say = plan.say ?? ((line: string) => Console.error(line))
     const at = new Date(yield* Clock.currentTimeMillis).toISOString()
-    const base = { at, from: plan.from, to: plan.to, reason: plan.failure.text, reasonKind: plan.failure.kind }
-    const record = (result: Omit<RollbackRecord, keyof typeof base>): Effect.Effect<RollbackRecord> =>
-      writeRollbackRecord(plan.packageDirectory, { ...base, ...result }).pipe(
-        Effect.tap((file) => say(`upgrade guard: rollback record written to ${file}`)),
-        Effect.catch((e) => say(`upgrade guard: ${e.message}: the status page and /metrics will not show the rollback`)),
-        Effect.as({ ...base, ...result })
-      )
-    const lockWaitMs = plan.lockWaitMs ?? 10 * 60_000
-    const whileLocked = <A>(effect: Effect.Effect<A, DpkgLocked | DpkgFailed>) =>
-      effect.pipe(
-        Effect.tapError((e) => (e._tag === "DpkgLocked" ? say("upgrade guard: dpkg is locked (apt still running?): trying again") : Effect.void)),
-        Effect.retry({
-          schedule: Schedule.spaced(plan.lockRetryMs ?? 5_000).pipe(Schedule.upTo({ duration: lockWaitMs })),
-          while: (e) => e._tag === "DpkgLocked"
-        })
-      )
-
+    const record = makeRecord(plan, at, say)
     yield* say(`upgrade guard: ${plan.to} failed its watch: ${plan.failure.text}; going back to ${plan.from}`)
-    const arch = yield* architecture
-    const kept = keptPackage(plan.packageDirectory, plan.from, arch)
-    if (kept.found === undefined) {
-      const error = `no previous package is kept: ${kept.expected} does not exist (previous/ holds ${kept.held.length === 0 ? "nothing" : kept.held.join(", ")}). ` +
-        `${plan.to} stays installed; install ${plan.from} by hand (sudo apt-get install scorebridge=${plan.from}) or a fixed version`
-      yield* say(`upgrade guard: CANNOT ROLL BACK: ${error}`)
-      return yield* record({ reinstalled: false, held: false, error })
-    }
-    if (plan.outboxFile !== undefined) {
-      const outbox = outboxOpensWith(plan.outboxFile, yield* packageOutboxSchema(kept.found))
-      if (!outbox.opens) {
-        const error = `not going back: ${outbox.why}. ${plan.to} stays installed: install a fixed version ` +
-          `(or ${plan.from} once the outbox is moved aside, losing what waits in it: docs/upgrades.md, "Going back a version")`
-        yield* say(`upgrade guard: CANNOT ROLL BACK: ${error}`)
-        return yield* record({ reinstalled: false, held: false, error })
-      }
-      yield* say(`upgrade guard: ${outbox.why}`)
+    const kept = yield* packageToInstall(plan, say)
+    if ("error" in kept) {
+      yield* say(`upgrade guard: CANNOT ROLL BACK: ${kept.error}`)
+      return yield* record({ reinstalled: false, held: false, error: kept.error })
     }
     yield* record({ reinstalled: false, held: false, error: `going back to ${plan.from} started at ${at} and did not report back: see journalctl -u scorebridge-upgrade-guard` })
-
-    const installed = yield* whileLocked(dpkg(plan.root, ["-i", kept.found])).pipe(
-      Effect.as(null),
-      Effect.catch((e) => Effect.succeed(e.message))
-    )
-    const version = yield* installedVersion(plan.root)
-    const reinstalled = version === plan.from
-    if (!reinstalled) {
-      const error = `${installed ?? `dpkg -i ${kept.found} ended`}; dpkg now reports ${version ?? "no scorebridge installed"}`
-      yield* say(`upgrade guard: ROLLBACK FAILED: ${error}`)
-      return yield* record({ reinstalled: false, held: false, error })
-    }
-    yield* say(`upgrade guard: ${plan.from} is installed again`)
-    const held = yield* whileLocked(dpkg(plan.root, ["--set-selections"], "scorebridge hold\n")).pipe(
-      Effect.as(null),
-      Effect.catch((e) => Effect.succeed(e.message))
-    )
-    if (held !== null) {
-      yield* say(`upgrade guard: cannot hold scorebridge: ${held}; the next unattended upgrade may install ${plan.to} again`)
-      return yield* record({ reinstalled: true, held: false, error: `not held: ${held}` })
-    }
-    yield* say(`upgrade guard: scorebridge is held at ${plan.from}: sudo apt-mark unhold scorebridge once a fixed version is out`)
-    return yield* record({ reinstalled: true, held: true })
+    return yield* reinstallAndHold(plan, say, record, kept.found)
   })
