@@ -53,6 +53,22 @@ describe("group commit of the outbox's log", () => {
     expect(group.idle).toBe(true)
   })
 
+  it("at close, starts at once the fsync a commit of this turn waits for, and none from a later turn", () => {
+    const disk = manualDisk()
+    const later: Array<() => void> = []
+    const group = new GroupCommit({ defer: (run) => void later.push(run), sync: disk.sync, maxInFlight: 1 })
+    const { done, wait } = durableLog(group)
+    wait(group.committed())
+    expect(disk.inFlight).toHaveLength(0)
+    group.close()
+    expect(disk.inFlight).toHaveLength(1)
+    disk.finish()
+    expect(done).toEqual(["1"])
+    // The end of the turn comes after the files closed: it must not start an fsync on them.
+    for (const run of later) run()
+    expect(disk.inFlight).toHaveLength(0)
+  })
+
   it("lets commits made while the cap is reached share the next fsync", () => {
     const disk = manualDisk()
     const group = new GroupCommit({ defer: atOnce, sync: disk.sync, maxInFlight: 2 })
