@@ -8,7 +8,7 @@ import type { ButtonEvent } from "../domain/button.ts"
  * moved the deadline), then flushes. Time is Effect's Clock, so a test can drive it with TestClock.
  */
 export const flushWhenDue = <E, R>(
-  decoder: ButtonDecoder,
+  decoder: Pick<ButtonDecoder, "flush" | "nextDeadline">,
   bell: Queue.Dequeue<void>,
   onPress: (press: ButtonEvent) => Effect.Effect<void, E, R>
 ): Effect.Effect<never, E, R> =>
