@@ -1,3 +1,5 @@
+import type { ByteRange } from "../../adapters/layout-learning.ts"
+
 /**
  * A frame's content from the moment it arrived until the next frame of its kind: `kind` is the
  * packet letter (Fair-Play), the sport code (Stramatel), `buffer` (Daktronics' state buffer) or
@@ -9,12 +11,8 @@ export interface FrameState {
   readonly text: string
 }
 
-/** Bytes `first` to `last` (inclusive) of frames of `kind`. */
-export interface Candidate {
-  readonly kind: string
-  readonly first: number
-  readonly last: number
-}
+/** Bytes `first` to `last` (inclusive) of frames of `kind`: a place the finder tries, as the consoles' learn descriptions name it. */
+export type Candidate = ByteRange
 
 const blank = " "
 
