@@ -1,5 +1,5 @@
 import { Clock, Effect, Option } from "effect"
-import { staleAutoHighlight } from "../highlights/auto-footage.ts"
+import { staleAutoHighlight } from "./auto-footage.ts"
 import type { makeBackOff } from "./back-off.ts"
 import type { OutboxItem } from "./outbox.ts"
 import type { makeOutcomeRecorder } from "./outcome-recorder.ts"

@@ -7,7 +7,7 @@ import type { ScoreEntry } from "../domain/score-entry.ts"
 import { ActiveEvents, knownNoEvent } from "../events/active-events.ts"
 import { autoClickBody, autoClickIdOf } from "./auto-click.ts"
 import type { AutoRule } from "../domain/auto-rule.ts"
-import { mergeLookback, pressNear } from "./press-merge.ts"
+import { mergeLookback, pressNear } from "../clicks/press-merge.ts"
 import type { AutoHighlight } from "./score-moments.ts"
 
 /** What a place's auto-highlights need from its config. */
