@@ -1,6 +1,6 @@
 import { Predicate } from "effect"
 import type { KindItem, OutboxItem } from "../delivery/outbox.ts"
-import { isAutoClick } from "../highlights/auto-click.ts"
+import { isAutoClick } from "../domain/click-origin.ts"
 
 /** Clicks looked at when a press and an auto-highlight may be one moment: a few seconds' worth at any pace. */
 export const mergeLookback = 40

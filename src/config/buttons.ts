@@ -1,7 +1,7 @@
 import { Effect, Schema } from "effect"
 import { buttonSourceNames, buttonSources, type ButtonSourceType } from "../../adapters/button-registry.ts"
 import type { ButtonLink } from "../../adapters/button-source.ts"
-import { autoSource } from "../highlights/auto-click.ts"
+import { autoSource } from "../domain/click-origin.ts"
 import { SerialLine } from "./place.ts"
 
 /** The button source types the config accepts: the button registry's (adapters/button-registry.ts). */

@@ -1,7 +1,7 @@
 import type { OutboxItem } from "./outbox.ts"
 import { footageLasts, footageNeededFrom } from "./footage.ts"
 import { Outcome } from "../domain/outcome.ts"
-import { isAutoClick } from "../highlights/auto-click.ts"
+import { isAutoClick } from "../domain/click-origin.ts"
 
 /**
  * An auto-highlight that waited (an outage, a back-off) until the footage it needs is gone:

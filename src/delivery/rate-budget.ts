@@ -1,7 +1,7 @@
 import { Clock, Context, Deferred, Effect, Layer, Queue } from "effect"
 import { makePacing } from "./budget-pacing.ts"
 import { makeWaiters, type Priority, type Waiter } from "./budget-waiters.ts"
-import { isAutoClick } from "../highlights/auto-click.ts"
+import { isAutoClick } from "../domain/click-origin.ts"
 
 export type { Priority } from "./budget-waiters.ts"
 

@@ -1,15 +1,9 @@
 import { createHash } from "node:crypto"
 import type { ScoreEntry } from "../domain/score-entry.ts"
-import type { ClickBody, ClickMetadata } from "../delivery/item-payloads.ts"
+import type { ClickBody } from "../delivery/item-payloads.ts"
+import { autoSource } from "../domain/click-origin.ts"
 import type { Overlay } from "../service/schemas.ts"
 import type { AutoHighlight } from "./score-moments.ts"
-
-/** The `metadata.source` of a click the bridge made from the score; a button source may not take this name. */
-export const autoSource = "auto"
-
-/** Whether a click body was made by an auto-highlight rule rather than a press. */
-export const isAutoClick = (body: { readonly metadata: Pick<ClickMetadata, "source"> }): boolean =>
-  body.metadata.source === autoSource
 
 /**
  * The service's click body for an auto-highlight: stamped at the score change, with its rule's

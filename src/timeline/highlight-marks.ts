@@ -2,7 +2,7 @@ import { Predicate } from "effect"
 import { clipOutcomeText } from "../clip-follow-up/outcome-text.ts"
 import type { FollowUp } from "../domain/follow-up.ts"
 import type { KindItem } from "../delivery/outbox.ts"
-import { isAutoClick } from "../highlights/auto-click.ts"
+import { isAutoClick } from "../domain/click-origin.ts"
 import type { ClipMark, HighlightMark, HighlightState, Team } from "./timeline-model.ts"
 
 type ClickItem = KindItem<"click">
