@@ -1,4 +1,10 @@
-/** Import circles in the product or its simulator (type-only imports included) fail `npm test` (test/architecture/import-circles.test.ts). */
+/**
+ * Import circles fail `npm test` (test/architecture/import-circles.test.ts), type-only imports included:
+ * - between modules of the product or its simulator;
+ * - between folders of the product: each part (src/<part>, adapters/<console>) imports only parts below
+ *   it, so a part can be read, tested and changed without the ones that use it. Tests are left out of the
+ *   folder view: a test may reach across parts, and nothing imports a test.
+ */
 module.exports = {
   forbidden: [
     {
@@ -7,10 +13,19 @@ module.exports = {
       comment: "A module that imports itself through others: one of them holds something in the wrong file.",
       from: {},
       to: { circular: true }
+    },
+    {
+      name: "no-folder-circles",
+      scope: "folder",
+      severity: "error",
+      comment: "Two parts that reach each other: what both need belongs in a part below them (often src/domain).",
+      from: { pathNot: "^(test|bench|scripts)(/|$)" },
+      to: { circular: true }
     }
   ],
   options: {
     doNotFollow: { path: "node_modules" },
+    exclude: { path: "\\.test\\.ts$" },
     tsPreCompilationDeps: true,
     parser: "swc",
     tsConfig: { fileName: "tsconfig.json" },
