@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from "vitest"
 import { eventually } from "../../scripts/support/eventually.ts"
 import { runScorebridge, type ScorebridgeProcess, startScorebridge } from "../../scripts/support/scorebridge-process.ts"
 import { tempDir } from "../../scripts/support/temp-dir.ts"
+import { clickPayload, scorePayload } from "../support/outbox-payloads.ts"
 
 let sim: ScorebridgeProcess | undefined
 afterEach(() => {
@@ -78,9 +79,9 @@ describe("scorebridge outbox", () => {
     const dir = tempDir("outbox-cli")
     await Effect.runPromise(Effect.gen(function*() {
       const outbox = yield* Outbox
-      const dead = yield* outbox.append({ place: "court-1", kind: "score", payload: { timeStamp: 1 }, createdAt: 1_700_000_000_000 })
+      const dead = yield* outbox.append({ place: "court-1", kind: "score", payload: scorePayload(1, 1), createdAt: 1_700_000_000_000 })
       yield* outbox.markDead(dead.id, "POST /public/places/court-1/score rejected (400): left: expected an integer")
-      yield* outbox.append({ place: "court-1", kind: "score", payload: { timeStamp: 2 }, createdAt: 1_700_000_001_000 })
+      yield* outbox.append({ place: "court-1", kind: "score", payload: scorePayload(2, 2), createdAt: 1_700_000_001_000 })
     }).pipe(Effect.provide(Outbox.layer({ stateDirectory: dir })), Effect.scoped))
     const config = join(dir, "config.yaml")
     writeFileSync(config, [
@@ -107,7 +108,7 @@ describe("scorebridge outbox: recent clicks", () => {
     await Effect.runPromise(Effect.gen(function*() {
       const outbox = yield* Outbox
       const click = (n: number, source?: string) =>
-        outbox.append({ place: "court-1", kind: "click", payload: { timeStamp: t0 + n * 1000, metadata: { clickId: `c${n}`, ...(source === undefined ? {} : { source }) } }, createdAt: t0 + n * 1000 })
+        outbox.append({ place: "court-1", kind: "click", payload: clickPayload(t0 + n * 1000, { clickId: `c${n}`, ...(source === undefined ? {} : { source }) }), createdAt: t0 + n * 1000 })
       const ready = yield* click(0)
       const none = yield* click(60, "auto")
       const open = yield* click(120)
