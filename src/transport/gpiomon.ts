@@ -194,6 +194,8 @@ const logStderr = Effect.fnUntraced(function*(lines: Queue.Dequeue<string>) {
       yield* Effect.logWarning(`gpiomon: ${line}`)
     } else {
       suppressed++
+      // Debug only: says a line was read and held back (what a test waits on before counting).
+      yield* Effect.logDebug(`gpiomon: stderr line not logged (${suppressed} this minute)`)
     }
   }
 })
