@@ -10,7 +10,6 @@ import { checkPresses, eventOf } from "./support/guarantees.ts"
 import { primeSession } from "./support/presses.ts"
 import { statusOutputs, tokenLeaks } from "./support/token-scan.ts"
 import { mqttPlace, remoteTopic, startWorld, type World } from "./support/world.ts"
-import { sleep } from "../support/sleep.ts"
 
 /**
  * The card fails an outbox fsync (EIO): the daemon must say so in one fatal line and exit 74
