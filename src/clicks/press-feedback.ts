@@ -32,6 +32,6 @@ export const pressFeedback = (place: string, press: ButtonEvent, result: PressRe
         status: "repeat"
       }
     case "NotStored":
-      return { level: "error" as const, text: `${place}: ${what} could NOT be stored: ${result.error}`, status: "not-stored" }
+      return { level: "error" as const, text: `${place}: ${what} could NOT be stored: ${result.error.message}`, status: "not-stored" }
   }
 }

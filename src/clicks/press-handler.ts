@@ -2,6 +2,7 @@ import { Clock, Effect, Option } from "effect"
 import type { ButtonEvent } from "../domain/button.ts"
 import type { ScoreEntry } from "../domain/score-entry.ts"
 import { Outbox } from "../delivery/outbox.ts"
+import type { OutboxStorageError } from "../delivery/outbox-errors.ts"
 import type { PressIdentity } from "../domain/button.ts"
 import { ActiveEvents, knownNoEvent, type KnownEvent } from "../events/active-events.ts"
 import { autoMadeNothing, autosNear, mergeLookback } from "./press-merge.ts"
@@ -52,6 +53,10 @@ const storedIdentity = (place: string, press: ButtonEvent): PressIdentity | unde
  * one commit; a press with the identity stored last for its slot is a repeat (a device
  * re-publishing it after the bridge restarted) and makes nothing. A press that makes no item
  * stores no identity.
+ *
+ * Fails with the outbox's error when the outbox cannot be read or refuses the write (disk full, the
+ * file locked, a failed disk): what to do then depends on where the press came from, which the
+ * caller knows (press-actions.ts: the broker's press is retried, a serial line's is reported).
  */
 export const handlePress = Effect.fnUntraced(function*(
   settings: PlaceClickSettings,
@@ -61,7 +66,7 @@ export const handlePress = Effect.fnUntraced(function*(
   receivedAs?: string,
   /** Set when the press waited at the broker while the bridge was not listening: its window is widened. */
   late?: LatePress
-) {
+): Effect.fn.Return<PressResult, OutboxStorageError, Outbox | ActiveEvents | LatestBoard> {
   const outbox = yield* Outbox
   const events = yield* ActiveEvents
   const now = yield* Clock.currentTimeMillis
@@ -71,7 +76,7 @@ export const handlePress = Effect.fnUntraced(function*(
   if (identity !== undefined) {
     // Unreadable, the press is taken as new: a duplicate highlight is better than a lost one.
     const last = yield* outbox.pressIdentity(identity.slot).pipe(
-      Effect.catch((e) => Effect.as(Effect.logWarning(`${place}: the last press identity of ${identity.slot} could not be read (${String(e)}); the press is taken as new`), undefined))
+      Effect.catch((e) => Effect.as(Effect.logWarning(`${place}: the last press identity of ${identity.slot} could not be read (${e.message}); the press is taken as new`), undefined))
     )
     if (last === identity.identity) return { _tag: "Repeat", identity: identity.identity } satisfies PressResult
   }
@@ -145,4 +150,4 @@ export const handlePress = Effect.fnUntraced(function*(
     ? {}
     : { late: { ...late, startTime: body.startTime, endTime: body.endTime } }
   return { _tag: "Queued", itemId: item.id, clickId, ...widened } satisfies PressResult
-}, (effect) => Effect.catch(effect, (e) => Effect.succeed<PressResult>({ _tag: "NotStored", error: String(e) })))
+})

@@ -1,7 +1,8 @@
 import { Effect, Schedule } from "effect"
 import type { ButtonDecoder } from "../../adapters/button-source.ts"
 import { pressFeedback } from "../clicks/press-feedback.ts"
-import type { LatePress } from "../domain/press-result.ts"
+import type { LatePress, PressResult } from "../domain/press-result.ts"
+import { Outbox } from "../delivery/outbox.ts"
 import { handlePress } from "../clicks/press-handler.ts"
 import type { ButtonEvent } from "../domain/button.ts"
 import { BridgeEvents } from "../bus/bridge-events.ts"
@@ -22,13 +23,35 @@ type Feedback = ReturnType<typeof pressFeedback>
 const logFeedback = (feedback: Feedback) =>
   feedback.level === "info" ? Effect.logInfo(feedback.text) : feedback.level === "warn" ? Effect.logWarning(feedback.text) : Effect.logError(feedback.text)
 
-/** A press the broker would redeliver is retried until stored, then acknowledged. */
-const storeRedeliverable = (route: Route, press: ButtonEvent, arrival: PressArrival) =>
-  handlePress(route.settings, press, route.action, arrival.receivedAs, arrival.late).pipe(
-    Effect.flatMap((r) => r._tag === "NotStored" ? Effect.fail(r.error) : Effect.succeed(r)),
-    Effect.tapError((reason) => Effect.logError(`${route.settings.place}: press not stored (${reason}), not acknowledged to the broker; retrying`)),
-    Effect.retry(Schedule.spaced("1 second")),
-    Effect.orDie
+/** How often a press the broker keeps is tried again while the outbox refuses it: someone courtside waits on it. */
+const pressStoreRetry = Schedule.spaced("1 second")
+
+/**
+ * A press the broker would redeliver is retried until stored, then acknowledged (disk full, the file
+ * locked by another program: it is stored once the disk is back). Once the disk has failed to store
+ * the outbox's writes, none can succeed and the daemon is ending (disk-failure.ts): the press is left
+ * unacknowledged, held until the daemon's end, so that the broker hands it to the next run.
+ */
+const storeRedeliverable = (route: Route, press: ButtonEvent, arrival: PressArrival, diskFailed: () => boolean) => {
+  const place = route.settings.place
+  return handlePress(route.settings, press, route.action, arrival.receivedAs, arrival.late).pipe(
+    Effect.tapError((error) =>
+      diskFailed() ? Effect.void : Effect.logError(`${place}: press not stored (${error.message}), not acknowledged to the broker; retrying`)
+    ),
+    Effect.retry({ schedule: pressStoreRetry, while: () => !diskFailed() }),
+    Effect.catch((error) =>
+      Effect.andThen(
+        Effect.logError(`${place}: press not stored (${error.message}), not acknowledged: the broker gives it to the next run`),
+        Effect.never
+      )
+    )
+  )
+}
+
+/** A press nobody redelivers (a serial line, a timer's flush) that the outbox refuses is lost: the operator is told why. */
+const storeOnce = (route: Route, press: ButtonEvent, late: LatePress | undefined) =>
+  handlePress(route.settings, press, route.action, undefined, late).pipe(
+    Effect.catch((error) => Effect.succeed<PressResult>({ _tag: "NotStored", error }))
   )
 
 /**
@@ -39,6 +62,12 @@ export const makePressActions = (routes: ReadonlyMap<string, ReadonlyArray<Route
   Effect.gen(function*() {
     const bus = yield* BridgeEvents
     const mqtt = yield* MqttConnection
+    const outbox = yield* Outbox
+    // As the scheduler does: once the disk has failed, retrying a write is pointless.
+    let diskFailed = false
+    yield* Effect.forkScoped(Effect.andThen(outbox.diskFailure, Effect.sync(() => {
+      diskFailed = true
+    })))
 
     // Feedback is a courtesy: never let a broker outage hold up the next press.
     const publishFeedback = (topic: string, route: Route, press: ButtonEvent, feedback: Feedback) => {
@@ -49,8 +78,8 @@ export const makePressActions = (routes: ReadonlyMap<string, ReadonlyArray<Route
     /** One route of a press; true when it was a repeat of a press already handled (the device's, not a press). */
     const takeRoute = Effect.fnUntraced(function*(route: Route, press: ButtonEvent, arrival: PressArrival | undefined) {
       const result = arrival?.redeliverable === true
-        ? yield* storeRedeliverable(route, press, arrival)
-        : yield* handlePress(route.settings, press, route.action, undefined, arrival?.late)
+        ? yield* storeRedeliverable(route, press, arrival, () => diskFailed)
+        : yield* storeOnce(route, press, arrival?.late)
       const feedback = pressFeedback(route.settings.place, press, result)
       yield* logFeedback(feedback)
       yield* bus.publish({ _tag: "Press", place: route.settings.place, press, result })

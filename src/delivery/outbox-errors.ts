@@ -31,6 +31,9 @@ export class OutboxReadError extends Schema.TaggedError<OutboxReadError>()("Outb
   }
 }
 
+/** The outbox could not be read or refused a write: whoever has the input decides to retry, report or stop. */
+export type OutboxStorageError = OutboxReadError | OutboxWriteError
+
 // Primary result codes (https://sqlite.org/rescode.html); node:sqlite reports them as `errcode`.
 const sqliteReasons: Readonly<Record<number, string>> = {
   3: "permission denied (SQLITE_PERM)",

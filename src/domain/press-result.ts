@@ -16,12 +16,23 @@ export interface LateClick extends LatePress {
   readonly endTime: number
 }
 
+/**
+ * Why the outbox did not store a press: its read or write error (src/delivery/outbox-errors.ts,
+ * described here by shape, as nothing of the product is imported into domain/), whose message names
+ * the file and what is wrong with it in words the technician can act on.
+ */
+export interface StoreRefusal {
+  readonly _tag: "OutboxReadError" | "OutboxWriteError"
+  readonly message: string
+}
+
 /** What became of a press, for the operator's feedback. */
 export type PressResult =
   | { readonly _tag: "Queued"; readonly itemId: number; readonly clickId: string; readonly late?: LateClick }
   | { readonly _tag: "NoEvent" }
   | { readonly _tag: "UndoQueued"; readonly itemId: number; readonly clickItemId: number }
   | { readonly _tag: "NothingToUndo"; readonly reason: string }
-  | { readonly _tag: "NotStored"; readonly error: string }
+  /** Only for a press nobody redelivers (a serial line, a timer's flush): the broker's are retried until stored. */
+  | { readonly _tag: "NotStored"; readonly error: StoreRefusal }
   /** The device re-published a press already handled (its identity is the last one stored): nothing made again. */
   | { readonly _tag: "Repeat"; readonly identity: string }
