@@ -183,7 +183,15 @@ export const findLayout = (
   const candidates = new Map<ObservedField, ReadonlyArray<Candidate>>(
     fields.map((field) => [field, tightest(context, field, agreeing(context, field, momentsOf(observations, field)))])
   )
-  // A field with one range left takes its bytes from the others, until nothing changes.
+  leaveBytesToTheFound(candidates, fields)
+  const alsoIn = chooseAmongCopies(context, candidates, fields)
+  return findingsOf(context, candidates, alsoIn, observations, growth)
+}
+
+type Candidates = Map<ObservedField, ReadonlyArray<Candidate>>
+
+/** A field with one range left takes its bytes from the others, until nothing changes. */
+const leaveBytesToTheFound = (candidates: Candidates, fields: ReadonlyArray<ObservedField>): void => {
   for (let changed = true; changed;) {
     changed = false
     for (const field of fields) {
@@ -200,11 +208,16 @@ export const findLayout = (
       }
     }
   }
+}
 
-  // Copies that show the same all through the recording: the same bytes in frames of several types
-  // (Stramatel's clock in the sport frame and in the individual-points frames), or a clock the
-  // console sends in several places. Any one reads it: the score's frame type is chosen, then the
-  // first. Two scores are never chosen between this way: only a moment where they differ tells.
+/**
+ * Copies that show the same all through the recording: the same bytes in frames of several types
+ * (Stramatel's clock in the sport frame and in the individual-points frames), or a clock the
+ * console sends in several places. Any one reads it: the score's frame type is chosen, then the
+ * first. Two scores are never chosen between this way: only a moment where they differ tells.
+ * Returns, per field so settled, the copies not chosen.
+ */
+const chooseAmongCopies = (context: Context, candidates: Candidates, fields: ReadonlyArray<ObservedField>): Map<ObservedField, ReadonlyArray<Candidate>> => {
   const alsoIn = new Map<ObservedField, ReadonlyArray<Candidate>>()
   const scoreKind = ["home", "away"].map((f) => candidates.get(f as ObservedField)).find((c) => c?.length === 1)?.[0]?.kind
   for (const field of fields) {
@@ -216,7 +229,18 @@ export const findLayout = (
     candidates.set(field, [chosen])
     alsoIn.set(field, mine.filter((c) => c !== chosen))
   }
+  return alsoIn
+}
 
+/** Each noted field's finding: found (with the block it may widen to), ambiguous, or not found and why. */
+const findingsOf = (
+  context: Context,
+  candidates: Candidates,
+  alsoIn: Map<ObservedField, ReadonlyArray<Candidate>>,
+  observations: ReadonlyArray<Observation>,
+  growth: ScoreGrowth
+): ReadonlyArray<Finding> => {
+  const fields = [...candidates.keys()]
   const kindOf = (c: Candidate) => context.kinds.find((k) => k.kind === c.kind)!
   const unique = fields.filter((f) => candidates.get(f)!.length === 1)
   // Two fields left on the same bytes: neither can be trusted.
