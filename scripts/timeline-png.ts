@@ -1,12 +1,12 @@
 // Draws docs/timeline.png, the picture of the match timeline in README and docs/operations.md: the tennis match the
-// tests use (test/timeline/matches.ts), rendered by the real SVG renderer in Debian's Chromium.
+// tests use (scripts/support/timeline-matches.ts), rendered by the real SVG renderer in Debian's Chromium.
 // Run: node scripts/timeline-png.ts [output.png]
 import { statSync } from "node:fs"
 import { join } from "node:path"
 import { chromium } from "playwright-core"
 import { buildTimeline } from "../src/timeline/build-timeline.ts"
 import { timelineSvg } from "../src/timeline/timeline-svg.ts"
-import { tennisMatch } from "../test/timeline/matches.ts"
+import { tennisMatch } from "./support/timeline-matches.ts"
 
 const output = process.argv[2] ?? join(import.meta.dirname, "..", "docs", "timeline.png")
 const width = 720

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest"
 import { buildTimeline, type TimelineInput } from "../../src/timeline/build-timeline.ts"
 import type { HighlightMark } from "../../src/timeline/timeline-model.ts"
-import { basketballQuarter, clipOf, matchStart, tennisMatch } from "./matches.ts"
-import { ItemLog } from "./outbox-items.ts"
+import { basketballQuarter, clipOf, matchStart, tennisMatch } from "../../scripts/support/timeline-matches.ts"
+import { ItemLog } from "../../scripts/support/outbox-item-log.ts"
 
 const generic = (log: ItemLog, event: TimelineInput["event"] = null): TimelineInput => ({
   place: { key: log.place, name: null },

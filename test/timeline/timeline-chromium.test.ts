@@ -8,7 +8,7 @@ import { highlightStyle } from "../../src/timeline/timeline-palette.ts"
 import { timelineSvg } from "../../src/timeline/timeline-svg.ts"
 import { resources } from "../scoreboard/harness.ts"
 import { launchChromium, withoutChromium } from "../status/chromium.ts"
-import { basketballQuarter, tennisMatch } from "./matches.ts"
+import { basketballQuarter, tennisMatch } from "../../scripts/support/timeline-matches.ts"
 import { overlaps, pixelsAt, rgbOf, type ShownMark, type ShownSvg, shownSvg, xOnAxis, yOnGrid } from "./shown-svg.ts"
 
 /**

@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest"
 import { buildTimeline } from "../../src/timeline/build-timeline.ts"
 import { escapeXml, fitText, textWidth } from "../../src/timeline/svg-text.ts"
 import { timelineSvg } from "../../src/timeline/timeline-svg.ts"
-import { basketballQuarter, clipOf, tennisMatch } from "./matches.ts"
-import { ItemLog } from "./outbox-items.ts"
+import { basketballQuarter, clipOf, tennisMatch } from "../../scripts/support/timeline-matches.ts"
+import { ItemLog } from "../../scripts/support/outbox-item-log.ts"
 
 /** The opening tags that carry the attribute. */
 const tagsWith = (svg: string, attribute: string) =>

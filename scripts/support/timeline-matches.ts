@@ -1,7 +1,7 @@
 import type { OutboxItem } from "../../src/delivery/outbox.ts"
 import type { Pair, TennisEntry } from "../../src/domain/score-entry.ts"
 import type { TimelineInput } from "../../src/timeline/build-timeline.ts"
-import { ItemLog } from "./outbox-items.ts"
+import { ItemLog } from "./outbox-item-log.ts"
 
 /**
  * Two matches as the outbox would hold them, with everything the timeline must show: the
