@@ -156,28 +156,30 @@ export const learnReport = (
     }
   }
   const findings = findLayout(recording.states, observations, learning.scoreGrowth)
-  const body = findings.flatMap((finding) => {
-    const noted = observations.filter((o) => o.noted[finding.field] !== undefined)
-    switch (finding._tag) {
-      case "found":
-        return foundLines(context, finding, noted)
-      case "ambiguous":
-        return ambiguousLines(context, finding)
-      case "not-found":
-        return notFoundLines(context, finding)
-    }
-  })
+  return withFindings(context, chunks, observations, header, findings)
+}
+
+/** The report once the finder has looked: each field's lines, then the options block or what is missing for it. */
+const withFindings = (
+  context: ReportContext,
+  chunks: ReadonlyArray<ReceivedChunk>,
+  observations: ReadonlyArray<Observation>,
+  header: ReadonlyArray<string>,
+  findings: ReadonlyArray<Finding>
+): LearnReport => {
+  const { protocol } = context
+  const learning = learningOf(protocol)
+  const body = findings.flatMap((finding) => findingLines(context, finding, observations))
   const found = findings.flatMap((f) => (f._tag === "found" ? [f] : []))
-  const complete = found.length === findings.length && findings.length > 0
-  const letterPeriod = observations.some((o) => o.noted.period !== undefined && !/^\d+$/u.test(o.noted.period))
   const notes = kindNotes(context, findings)
-  if (!complete) {
+  if (found.length !== findings.length || findings.length === 0) {
     const count = findings.length - found.length
     return {
       lines: [...header, ...body, ...notes, "", `No options block yet: settle the field${count > 1 ? "s" : ""} above, then run learn again with the new moments.`],
       exitCode: 1
     }
   }
+  const letterPeriod = observations.some((o) => o.noted.period !== undefined && !/^\d+$/u.test(o.noted.period))
   const block = learning.optionsBlock(found, letterPeriod)
   if (block._tag === "none") {
     return { lines: [...header, ...body, ...notes, "", ...block.why, `The recording for support: ${context.forSupport}`], exitCode: 1 }
@@ -197,5 +199,16 @@ export const learnReport = (
       ...(reads ? [] : [`The recording for support: ${context.forSupport}`])
     ],
     exitCode: reads ? 0 : 1
+  }
+}
+
+const findingLines = (context: ReportContext, finding: Finding, observations: ReadonlyArray<Observation>): ReadonlyArray<string> => {
+  switch (finding._tag) {
+    case "found":
+      return foundLines(context, finding, observations.filter((o) => o.noted[finding.field] !== undefined))
+    case "ambiguous":
+      return ambiguousLines(context, finding)
+    case "not-found":
+      return notFoundLines(context, finding)
   }
 }
