@@ -22,44 +22,67 @@ export interface FrameScanner {
   push(chunk: Uint8Array, receivedAt: number, onFrame: OnFrame): void
 }
 
-export const makeFrameScanner = (onSkipped: (bytes: number) => void): FrameScanner => {
-  const buffer = new Uint8Array(capacity)
-  let length = 0
-  // Where each chunk's bytes begin in the buffer, and when that chunk was received; offsets ascending.
-  const chunkStarts: Array<number> = []
-  const chunkTimes: Array<number> = []
+export const makeFrameScanner = (onSkipped: (bytes: number) => void): FrameScanner => new ChunkedFrameScanner(onSkipped)
 
-  const timeAt = (offset: number): number => {
-    let i = chunkStarts.length - 1
-    while (i > 0 && chunkStarts[i]! > offset) i--
-    return chunkTimes[i] ?? 0
+/** The scanner's buffer and when each chunk in it arrived; a class so each step is a method of its own. */
+class ChunkedFrameScanner implements FrameScanner {
+  private readonly buffer = new Uint8Array(capacity)
+  private length = 0
+  // Where each chunk's bytes begin in the buffer, and when that chunk was received; offsets ascending.
+  private readonly chunkStarts: Array<number> = []
+  private readonly chunkTimes: Array<number> = []
+
+  private readonly onSkipped: (bytes: number) => void
+
+  constructor(onSkipped: (bytes: number) => void) {
+    this.onSkipped = onSkipped
+  }
+
+  push(chunk: Uint8Array, receivedAt: number, onFrame: OnFrame): void {
+    let read = 0
+    while (read < chunk.length) {
+      const take = Math.min(capacity - this.length, chunk.length - read)
+      this.chunkStarts.push(this.length)
+      this.chunkTimes.push(receivedAt)
+      this.buffer.set(chunk.subarray(read, read + take), this.length)
+      this.length += take
+      read += take
+      this.scan(onFrame)
+    }
+  }
+
+  private timeAt(offset: number): number {
+    let i = this.chunkStarts.length - 1
+    while (i > 0 && this.chunkStarts[i]! > offset) i--
+    return this.chunkTimes[i] ?? 0
   }
 
   /** Drops the first `count` bytes: the chunk the new first byte came in now starts at 0. */
-  const shift = (count: number) => {
+  private shift(count: number): void {
     if (count === 0) return
-    buffer.copyWithin(0, count, length)
-    length -= count
+    this.buffer.copyWithin(0, count, this.length)
+    this.length -= count
     let drop = 0
-    while (drop + 1 < chunkStarts.length && chunkStarts[drop + 1]! <= count) drop++
+    while (drop + 1 < this.chunkStarts.length && this.chunkStarts[drop + 1]! <= count) drop++
     if (drop > 0) {
-      chunkStarts.splice(0, drop)
-      chunkTimes.splice(0, drop)
+      this.chunkStarts.splice(0, drop)
+      this.chunkTimes.splice(0, drop)
     }
-    if (length === 0) {
-      chunkStarts.length = 0
-      chunkTimes.length = 0
+    if (this.length === 0) {
+      this.chunkStarts.length = 0
+      this.chunkTimes.length = 0
     } else {
-      for (let i = 0; i < chunkStarts.length; i++) chunkStarts[i] = Math.max(0, chunkStarts[i]! - count)
+      for (let i = 0; i < this.chunkStarts.length; i++) this.chunkStarts[i] = Math.max(0, this.chunkStarts[i]! - count)
     }
   }
 
-  const scan = (onFrame: OnFrame) => {
+  private scan(onFrame: OnFrame): void {
+    const { buffer } = this
     let at = 0
     let skipped = 0
-    while (length - at >= frameLength) {
+    while (this.length - at >= frameLength) {
       if (buffer[at] === frameStart && buffer[at + frameLength - 1] === frameEnd) {
-        onFrame(buffer, at, timeAt(at))
+        onFrame(buffer, at, this.timeAt(at))
         at += frameLength
       } else {
         at++
@@ -67,26 +90,11 @@ export const makeFrameScanner = (onSkipped: (bytes: number) => void): FrameScann
       }
     }
     // What is left is shorter than a frame; only a frame start is worth keeping.
-    while (at < length && buffer[at] !== frameStart) {
+    while (at < this.length && buffer[at] !== frameStart) {
       at++
       skipped++
     }
-    if (skipped > 0) onSkipped(skipped)
-    shift(at)
-  }
-
-  return {
-    push(chunk, receivedAt, onFrame) {
-      let read = 0
-      while (read < chunk.length) {
-        const take = Math.min(capacity - length, chunk.length - read)
-        chunkStarts.push(length)
-        chunkTimes.push(receivedAt)
-        buffer.set(chunk.subarray(read, read + take), length)
-        length += take
-        read += take
-        scan(onFrame)
-      }
-    }
+    if (skipped > 0) this.onSkipped(skipped)
+    this.shift(at)
   }
 }
