@@ -13,6 +13,8 @@ export type ClientEvent =
   | { readonly _tag: "subscribed"; readonly filters: ReadonlyArray<string> }
   | { readonly _tag: "subscribeFailed"; readonly filters: ReadonlyArray<string>; readonly message: string }
   | { readonly _tag: "messageDropped"; readonly topic: string; readonly reason: DropReason }
+  /** A message came on a filter whose stream has not subscribed yet (a resumed session's queue): it waits for it. */
+  | { readonly _tag: "awaitingStream"; readonly topic: string; readonly forMs: number }
   | { readonly _tag: "redeliveryDropped"; readonly topic: string }
   | { readonly _tag: "markNotWritten"; readonly file: string }
 
@@ -71,6 +73,8 @@ export const handleEvents = (state: SubscriptionRef.SubscriptionRef<LinkState>, 
         warnedStale.add(event.topic)
         return yield* Effect.logWarning(`${line}; further ones on it are logged at debug level`)
       }
+      case "awaitingStream":
+        return yield* Effect.log(`MQTT message on ${event.topic} waits for its stream to subscribe (at most ${event.forMs} ms)`)
       case "redeliveryDropped":
         return yield* Effect.logInfo(`MQTT redelivery on ${event.topic} of a message already stored and acknowledged: not stored again`)
       case "markNotWritten":

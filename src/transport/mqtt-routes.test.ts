@@ -87,7 +87,7 @@ describe("MqttRoutes", () => {
     expect(more.got).toEqual([])
     vi.advanceTimersByTime(unclaimedAckMs + 1)
     expect(early.counted.acks).toBe(0)
-    expect(events).toEqual([])
+    expect(events).toEqual([{ _tag: "awaitingStream", topic: "venue/court1/button", forMs: unclaimedAckMs }])
   })
 
   it("acknowledges and drops at once a message on no filter the daemon's streams subscribe to", () => {
@@ -117,7 +117,10 @@ describe("MqttRoutes", () => {
     expect(orphan.counted.acks).toBe(0)
     vi.advanceTimersByTime(2)
     expect(orphan.counted.acks).toBe(1)
-    expect(events).toEqual([{ _tag: "messageDropped", topic: "venue/old-config/button", reason: "unclaimed" }])
+    expect(events).toEqual([
+      { _tag: "awaitingStream", topic: "venue/old-config/button", forMs: unclaimedAckMs },
+      { _tag: "messageDropped", topic: "venue/old-config/button", reason: "unclaimed" }
+    ])
     const late = route(["venue/#"])
     routes.add(late)
     expect(late.got).toEqual([])
@@ -127,7 +130,8 @@ describe("MqttRoutes", () => {
     const waiting = Array.from({ length: maxUnclaimed + 1 }, (_, i) => message(`venue/waiting/${i}`))
     for (const m of waiting) routes.route(m)
     expect(waiting[0]!.counted.acks).toBe(1)
-    expect(events).toEqual([{ _tag: "messageDropped", topic: "venue/waiting/0", reason: "unclaimed" }])
+    expect(events.filter((e) => e._tag === "messageDropped")).toEqual([{ _tag: "messageDropped", topic: "venue/waiting/0", reason: "unclaimed" }])
+    expect(events.filter((e) => e._tag === "awaitingStream")).toHaveLength(maxUnclaimed + 1)
     const all = route(["venue/waiting/+"])
     routes.add(all)
     expect(all.got.map((m) => m.topic)).toEqual(waiting.slice(1).map((m) => m.topic))

@@ -58,6 +58,7 @@ export class MqttRoutes {
     if (routes.length > 0) return this.#hand(message, routes)
     if (!this.#awaited.some((filter) => topicMatches(filter, message.topic))) return this.#drop(message, "stale")
     this.#unclaimed.push(message)
+    this.#report({ _tag: "awaitingStream", topic: message.topic, forMs: unclaimedAckMs })
     // A stream that never comes (its source failed to start) must not stall the client for good.
     setTimeout(() => {
       if (!this.#unclaimed.includes(message)) return

@@ -138,9 +138,10 @@ describe("MqttConnection with a real mosquitto", () => {
     daemon = await startDaemon({ clientId, streamFilters: ["venue/buttons/#"] })
     const d = daemon
     await d.connected()
-    // The resumed session delivers at once; nobody is subscribed yet, so the connection keeps it.
-    await new Promise((resolve) => setTimeout(resolve, 200))
-    expect(d.received).toEqual([])
+    // The resumed session delivers at once; nobody is subscribed yet, so the connection keeps it
+    // for the stream to come (it would be dropped if its filter were not one the daemon awaits).
+    await eventually("the queued message to wait for its stream", () =>
+      d.logs.find((line) => line.includes("MQTT message on venue/buttons/court1 waits for its stream")))
     d.subscribe(["venue/buttons/#"])
     const kept = await eventually("the message queued for the session", () => d.received[0])
     expect(kept.topic).toBe("venue/buttons/court1")
