@@ -12,6 +12,20 @@ export const skewLimitMs = 2_000
 export const clockSkewMs = (clock: ServerClock): number =>
   clock.serverDate + 500 - (clock.localDate - clock.latencyMs / 2)
 
+/** What one skew check says: a warning when the clock drifts beyond the limit (once), a note when it is back. */
+export const skewNotice = (skewMs: number, warned: boolean): { readonly warned: boolean; readonly warning?: string; readonly info?: string } => {
+  const skew = Math.round(skewMs)
+  if (Math.abs(skew) > skewLimitMs && !warned) {
+    return {
+      warned: true,
+      warning: `this machine's clock is ${Math.abs(skew)} ms ${skew > 0 ? "behind" : "ahead of"} the service's: ` +
+        `score and click times will be off by that much — check NTP (timedatectl status)`
+    }
+  }
+  if (Math.abs(skew) <= skewLimitMs && warned) return { warned: false, info: `clock agrees with the service again (${skew} ms)` }
+  return { warned }
+}
+
 /**
  * Watches the service's `Date` headers and warns while the local clock is off
  * by more than 2 s (and says so once it is back), so a technician fixes NTP
@@ -23,17 +37,10 @@ export const clockSkewLayer = (everyMs = 15_000) => Layer.effectDiscard(Effect.g
   const check = Effect.gen(function*() {
     const last = yield* client.lastServerDate
     if (Option.isNone(last)) return
-    const skew = Math.round(clockSkewMs(last.value))
-    if (Math.abs(skew) > skewLimitMs && !warned) {
-      warned = true
-      yield* Effect.logWarning(
-        `this machine's clock is ${Math.abs(skew)} ms ${skew > 0 ? "behind" : "ahead of"} the service's: ` +
-          `score and click times will be off by that much — check NTP (timedatectl status)`
-      )
-    } else if (Math.abs(skew) <= skewLimitMs && warned) {
-      warned = false
-      yield* Effect.logInfo(`clock agrees with the service again (${skew} ms)`)
-    }
+    const notice = skewNotice(clockSkewMs(last.value), warned)
+    warned = notice.warned
+    if (notice.warning !== undefined) yield* Effect.logWarning(notice.warning)
+    if (notice.info !== undefined) yield* Effect.logInfo(notice.info)
   })
   yield* Effect.forkScoped(Effect.repeat(check, Schedule.spaced(everyMs)))
 }))
