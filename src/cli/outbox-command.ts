@@ -1,7 +1,7 @@
 import { Console, Effect } from "effect"
 import { Command, Flag } from "effect/cli"
 import { loadConfig } from "../config/load.ts"
-import { type KindItem, Outbox, type OutboxItem } from "../delivery/outbox.ts"
+import { ClipFollowUps, type KindItem, Outbox, OutboxHealth, type OutboxItem, OutboxItems } from "../delivery/outbox.ts"
 import { isAutoClick } from "../domain/click-origin.ts"
 import { clipOutcomeText } from "../clip-follow-up/outcome-text.ts"
 import type { FollowUp } from "../domain/follow-up.ts"
@@ -36,8 +36,8 @@ export const outboxCommand = Command.make(
       return
     }
     yield* Effect.gen(function*() {
-      const outbox = yield* Outbox
-      const counts = yield* outbox.counts
+      const outbox = yield* OutboxItems
+      const counts = yield* (yield* OutboxHealth).counts
       yield* Console.log(`outbox ${config.success.stateDirectory}/outbox.sqlite`)
       if (counts.length === 0) yield* Console.log("  empty")
       for (const c of counts) yield* Console.log(`  ${c.place.padEnd(16)} ${c.kind.padEnd(6)} ${c.state.padEnd(10)} ${c.count}`)
@@ -53,7 +53,7 @@ export const outboxCommand = Command.make(
         const recent = (yield* outbox.recent(place.key, clicks * 50)).filter((item) => item.kind === "click").slice(0, clicks)
         if (recent.length === 0) continue
         yield* Console.log(`recent clicks of ${place.key} (newest first):`)
-        for (const click of recent) yield* Console.log(clickLine(click, yield* outbox.followUpOf(click.id)))
+        for (const click of recent) yield* Console.log(clickLine(click, yield* (yield* ClipFollowUps).followUpOf(click.id)))
       }
     }).pipe(Effect.provide(Outbox.layer({ stateDirectory: config.success.stateDirectory })))
   })

@@ -1,7 +1,7 @@
 import { Clock, Effect, Option } from "effect"
 import type { ButtonEvent } from "../domain/button.ts"
 import type { ScoreEntry } from "../domain/score-entry.ts"
-import { Outbox } from "../delivery/outbox.ts"
+import { OutboxItems, PressIdentities } from "../delivery/outbox.ts"
 import type { OutboxStorageError } from "../delivery/outbox-errors.ts"
 import type { PressIdentity } from "../domain/button.ts"
 import { ActiveEvents, knownNoEvent, type KnownEvent } from "../events/active-events.ts"
@@ -66,8 +66,8 @@ export const handlePress = Effect.fnUntraced(function*(
   receivedAs?: string,
   /** Set when the press waited at the broker while the bridge was not listening: its window is widened. */
   late?: LatePress
-): Effect.fn.Return<PressResult, OutboxStorageError, Outbox | ActiveEvents | LatestBoard> {
-  const outbox = yield* Outbox
+): Effect.fn.Return<PressResult, OutboxStorageError, OutboxItems | PressIdentities | ActiveEvents | LatestBoard> {
+  const outbox = yield* OutboxItems
   const events = yield* ActiveEvents
   const now = yield* Clock.currentTimeMillis
   const place = settings.place
@@ -75,7 +75,7 @@ export const handlePress = Effect.fnUntraced(function*(
 
   if (identity !== undefined) {
     // Unreadable, the press is taken as new: a duplicate highlight is better than a lost one.
-    const last = yield* outbox.pressIdentity(identity.slot).pipe(
+    const last = yield* (yield* PressIdentities).pressIdentity(identity.slot).pipe(
       Effect.catch((e) => Effect.as(Effect.logWarning(`${place}: the last press identity of ${identity.slot} could not be read (${e.message}); the press is taken as new`), undefined))
     )
     if (last === identity.identity) return { _tag: "Repeat", identity: identity.identity } satisfies PressResult

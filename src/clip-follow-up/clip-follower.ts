@@ -2,7 +2,7 @@ import { Clock, Context, Effect, Layer, Result } from "effect"
 import type { ClipDetail, ClipOutcome, ClipSettled, FollowUp, FollowUpSettings } from "../domain/follow-up.ts"
 
 export type { ClipSettled } from "../domain/follow-up.ts"
-import { Outbox } from "../delivery/outbox.ts"
+import { ClipFollowUps } from "../delivery/outbox.ts"
 import { RateBudget } from "../delivery/rate-budget.ts"
 import { ServiceClient } from "../service/client.ts"
 import { retryClass, type ServiceError } from "../service/errors.ts"
@@ -12,7 +12,7 @@ import { deadlineOf, givenUp, judgeMoment, nextReadAfterFailure } from "./read-s
 
 /** What the follower uses of the daemon: the seams its virtual-time tests stand in for. */
 export interface ClipFollowerPorts {
-  readonly outbox: Pick<Outbox["Service"], "dueFollowUps" | "nextFollowUpAt" | "followUpRead" | "settleFollowUp">
+  readonly outbox: Pick<ClipFollowUps["Service"], "dueFollowUps" | "nextFollowUpAt" | "followUpRead" | "settleFollowUp">
   readonly budget: Pick<RateBudget["Service"], "acquire" | "sending" | "finished" | "rateLimited" | "succeeded" | "snapshot">
   readonly getMoment: (momentKey: string) => Effect.Effect<Moment, ServiceError>
   readonly settled: (event: ClipSettled) => Effect.Effect<void>
@@ -142,7 +142,7 @@ export class ClipFollower extends Context.Service<ClipFollower, {
       const client = yield* ServiceClient
       const bus = yield* BridgeEvents
       yield* Effect.forkScoped(makeClipFollower({
-        outbox: yield* Outbox,
+        outbox: yield* ClipFollowUps,
         budget: yield* RateBudget,
         getMoment: client.getMoment,
         settled: (event) => bus.publish({ _tag: "ClipSettled", ...event })

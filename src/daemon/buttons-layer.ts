@@ -6,7 +6,7 @@ import type { Button, Config } from "../config/schema.ts"
 import type { ButtonEvent } from "../domain/button.ts"
 import type { LinkState } from "../domain/received.ts"
 import { BridgeEvents } from "../bus/bridge-events.ts"
-import { Outbox } from "../delivery/outbox.ts"
+import { PressIdentities } from "../delivery/outbox.ts"
 import { redeliveryWindowMs } from "../transport/redeliveries.ts"
 import { buttonInputs, type ButtonInput } from "./button-chunks.ts"
 import { routesOf } from "./button-routes.ts"
@@ -28,9 +28,9 @@ const latePress = (input: ButtonInput, press: ButtonEvent): LatePress | undefine
  */
 const alreadyStored = Effect.fnUntraced(function*(input: ButtonInput) {
   if (input.redelivered !== true || input.receivedAs === undefined) return false
-  const outbox = yield* Outbox
+  const identities = yield* PressIdentities
   const now = yield* Clock.currentTimeMillis
-  return yield* outbox.storedFrom(input.receivedAs, now - redeliveryWindowMs).pipe(Effect.catch(() => Effect.succeed(false)))
+  return yield* identities.storedFrom(input.receivedAs, now - redeliveryWindowMs).pipe(Effect.catch(() => Effect.succeed(false)))
 })
 
 /** The decoder of a button source, with its options decoded (already checked by the config loader). */

@@ -2,7 +2,7 @@ import { Effect, Schedule } from "effect"
 import type { ButtonDecoder } from "../../adapters/button-source.ts"
 import { pressFeedback } from "../clicks/press-feedback.ts"
 import type { LatePress, PressResult } from "../domain/press-result.ts"
-import { Outbox } from "../delivery/outbox.ts"
+import { OutboxHealth } from "../delivery/outbox.ts"
 import { handlePress } from "../clicks/press-handler.ts"
 import type { ButtonEvent } from "../domain/button.ts"
 import { BridgeEvents } from "../bus/bridge-events.ts"
@@ -62,10 +62,10 @@ export const makePressActions = (routes: ReadonlyMap<string, ReadonlyArray<Route
   Effect.gen(function*() {
     const bus = yield* BridgeEvents
     const mqtt = yield* MqttConnection
-    const outbox = yield* Outbox
+    const health = yield* OutboxHealth
     // As the scheduler does: once the disk has failed, retrying a write is pointless.
     let diskFailed = false
-    yield* Effect.forkScoped(Effect.andThen(outbox.diskFailure, Effect.sync(() => {
+    yield* Effect.forkScoped(Effect.andThen(health.diskFailure, Effect.sync(() => {
       diskFailed = true
     })))
 

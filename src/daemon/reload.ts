@@ -5,7 +5,7 @@ import type { SecretRef } from "../config/secret-ref.ts"
 import { resolveSecret } from "../config/secrets.ts"
 import { pinoLoggerLayer } from "../observability/logger.ts"
 import { daemonLayer } from "./daemon-layer.ts"
-import { Outbox } from "../delivery/outbox.ts"
+import { OutboxHealth } from "../delivery/outbox.ts"
 import type { OutboxWriteError } from "../delivery/outbox-errors.ts"
 import { endOnDiskFailure } from "./disk-failure.ts"
 import { RateBudget } from "../delivery/rate-budget.ts"
@@ -79,8 +79,8 @@ export const serveWithReload = Effect.fn("serveWithReload")(function*(
       watched = undefined
       scope = yield* Scope.make()
       const context = yield* Layer.buildWithScope(generation(prepared), scope)
-      watched = { places: prepared.config.places.length, context: Context.pick(Scheduler, Outbox, RateBudget)(context) }
-      yield* Effect.forkIn(Effect.flatMap(Context.get(context, Outbox).diskFailure, (e) => Deferred.succeed(diskFailed, e)), scope)
+      watched = { places: prepared.config.places.length, context: Context.pick(Scheduler, OutboxHealth, RateBudget)(context) }
+      yield* Effect.forkIn(Effect.flatMap(Context.get(context, OutboxHealth).diskFailure, (e) => Deferred.succeed(diskFailed, e)), scope)
     })
 
   yield* start(current)

@@ -1,6 +1,6 @@
 import { execFile } from "node:child_process"
 import { Clock, Context, Effect, Layer } from "effect"
-import { Outbox } from "../delivery/outbox.ts"
+import { OutboxHealth } from "../delivery/outbox.ts"
 import { RateBudget } from "../delivery/rate-budget.ts"
 import { Scheduler } from "../delivery/scheduler.ts"
 
@@ -72,13 +72,13 @@ const statusEveryMs = 30_000
 /** The running daemon generation, as the watchdog sees it. */
 export interface WatchedDaemon {
   readonly places: number
-  readonly context: Context.Context<Scheduler | Outbox | RateBudget>
+  readonly context: Context.Context<Scheduler | OutboxHealth | RateBudget>
 }
 
 /** One line for `systemctl status`: places, what waits in the outbox, and whether the token is paused. */
 const summary = (places: number) =>
   Effect.gen(function*() {
-    const counts = yield* (yield* Outbox).counts.pipe(Effect.orElseSucceed(() => []))
+    const counts = yield* (yield* OutboxHealth).counts.pipe(Effect.orElseSucceed(() => []))
     const total = (state: string) => counts.filter((c) => c.state === state).reduce((n, c) => n + c.count, 0)
     const budget = yield* (yield* RateBudget).snapshot
     const parts = [

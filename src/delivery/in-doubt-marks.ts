@@ -1,13 +1,13 @@
 import { Clock, Effect } from "effect"
 import type { Slot } from "./deliverer.ts"
-import type { Outbox, OutboxItem } from "./outbox.ts"
+import type { OutboxItem, OutboxItems } from "./outbox.ts"
 
 /**
  * Where a request goes, recorded in the outbox (an fsync) before it leaves: if the process dies
  * after, the item is in doubt and the next attempt reads it back before resending. Written while
  * the item waits for its slot when the destination is known then, else inside the slot.
  */
-export const makeInDoubtMarks = (outbox: Pick<Outbox["Service"], "markSending">, backlogAfterMs: number) => {
+export const makeInDoubtMarks = (outbox: Pick<OutboxItems["Service"], "markSending">, backlogAfterMs: number) => {
   // A score entry that has waited (outage, backlog) goes to the event it was captured in; a fresh one to the place.
   const scoreDestination = (item: OutboxItem, now: number): string =>
     item.eventKey !== null && now - item.createdAt > backlogAfterMs ? item.eventKey : "place"

@@ -1,4 +1,4 @@
-import { Predicate, Schema } from "effect"
+import { Effect, Predicate, Schema } from "effect"
 
 /**
  * Outbox failures, worded for the technician at the venue: which file, and what is wrong with it
@@ -73,3 +73,7 @@ export const describeFailure = (cause: unknown): string => {
   }
   return cause instanceof Error ? cause.message : String(cause)
 }
+
+/** Runs a query of the outbox in `file`; what it throws becomes its OutboxReadError, in words. */
+export const readingFrom = (file: string) => <A>(run: () => A): Effect.Effect<A, OutboxReadError> =>
+  Effect.try({ try: run, catch: (cause) => new OutboxReadError({ path: file, reason: describeFailure(cause) }) })

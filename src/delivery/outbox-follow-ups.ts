@@ -1,7 +1,8 @@
 import { Clock, Effect, Option, Result, Schema } from "effect"
 import { type ClipDetail, type ClipOutcome, clipOutcomes, type FollowUp } from "../domain/follow-up.ts"
 import type { Commits } from "./outbox-commits.ts"
-import { describeFailure, OutboxReadError } from "./outbox-errors.ts"
+import { readingFrom } from "./outbox-errors.ts"
+import { ClipFollowUps, type SettledFollowUps } from "./clip-follow-ups.ts"
 import type { OutboxStatements } from "./outbox-statements.ts"
 
 // The follow-ups' rows, decoded like the items' (outbox-item.ts): the file outlives its writer.
@@ -85,18 +86,10 @@ export const followUpOnSettle = (sql: OutboxStatements, firstReadAfterMs: number
   }
 }
 
-/** A place's settled follow-ups: how many, and when the last one settled (ms). */
-export interface SettledFollowUps {
-  readonly place: string
-  readonly count: number
-  readonly lastSettledAt: number | null
-}
-
 /** The outbox's follow-up queries and writes (one commit each, like the items'). */
 export const makeFollowUps = (sql: OutboxStatements, file: string, { write }: Commits) => {
-  const read = <A>(run: () => A) =>
-    Effect.try({ try: run, catch: (cause) => new OutboxReadError({ path: file, reason: describeFailure(cause) }) })
-  return {
+  const read = readingFrom(file)
+  return ClipFollowUps.of({
     /** Open follow-ups whose next read is due by `now`, most overdue first. */
     dueFollowUps: (now: number, limit: number) => read(() => decoded(sql.followUpsDue.iterate({ now }), limit)),
     /** When the next open follow-up is due (ms), if any is open. */
@@ -140,5 +133,5 @@ export const makeFollowUps = (sql: OutboxStatements, file: string, { write }: Co
           settledAt
         }).changes) > 0, () => [])
     })
-  }
+  })
 }

@@ -1,7 +1,7 @@
 import { Array as Arr, Effect, Option, Result } from "effect"
 import type { ItemKind } from "../domain/item-kinds.ts"
-import { describeFailure, OutboxReadError, type OutboxWriteError } from "./outbox-errors.ts"
-import { decodeItem, decodeLane, decodeLaneCounts, isKind, type KindItem, type MalformedItem, type OutboxItem } from "./outbox-item.ts"
+import { OutboxReadError, readingFrom } from "./outbox-errors.ts"
+import { decodeItem, decodeLane, isKind, type KindItem, type MalformedItem, type OutboxItem } from "./outbox-item.ts"
 import type { OutboxStatements } from "./outbox-statements.ts"
 
 interface Decoded {
@@ -26,10 +26,9 @@ const collect = (rows: () => Iterable<unknown>, limit: number): Decoded => {
   return decoded
 }
 
-/** The outbox's queries: rows decoded into items, malformed ones reported and left where they are. */
-export const makeReads = (sql: OutboxStatements, file: string, allOnDisk: Effect.Effect<void, OutboxWriteError>) => {
-  const readError = (reason: string) => new OutboxReadError({ path: file, reason })
-  const read = <A>(run: () => A) => Effect.try({ try: run, catch: (cause) => readError(describeFailure(cause)) })
+/** The items' queries: rows decoded into items, malformed ones reported and left where they are. */
+export const makeReads = (sql: OutboxStatements, file: string) => {
+  const read = readingFrom(file)
 
   // Once per item: the scheduler reads the heads at every wake, and the row stays until someone acts.
   const reported = new Set<number | null>()
@@ -68,11 +67,6 @@ export const makeReads = (sql: OutboxStatements, file: string, allOnDisk: Effect
 
   return {
     heads: many(heads).pipe(Effect.withSpan("Outbox.heads")),
-    pressIdentity: (slot: string) =>
-      read(() => {
-        const identity = sql.identityOf.get({ slot })?.["identity"]
-        return typeof identity === "string" ? identity : undefined
-      }),
     // A lane's rows are all of its kind (the query asks for it): the filter only says so to the compiler.
     pending: <K extends ItemKind>(place: string, kind: K, limit: number): Effect.Effect<ReadonlyArray<KindItem<K>>, OutboxReadError> =>
       many(() => laneFrom(place, kind, 0, limit)).pipe(Effect.map(Arr.filter(isKind(kind))), Effect.withSpan("Outbox.pending")),
@@ -82,7 +76,7 @@ export const makeReads = (sql: OutboxStatements, file: string, allOnDisk: Effect
       if (row === undefined) return yield* Effect.succeedNone
       return yield* Result.match(decodeItem(row), {
         onSuccess: Effect.succeedSome,
-        onFailure: (malformed) => Effect.fail(readError(malformed.message))
+        onFailure: (malformed) => Effect.fail(new OutboxReadError({ path: file, reason: malformed.message }))
       })
     }),
     lastOf: <K extends ItemKind>(place: string, kind: K): Effect.Effect<Option.Option<KindItem<K>>, OutboxReadError> =>
@@ -90,18 +84,9 @@ export const makeReads = (sql: OutboxStatements, file: string, allOnDisk: Effect
         Effect.map((items) => Arr.findFirst(items, isKind(kind))),
         Effect.withSpan("Outbox.lastOf")
       ),
-    counts: read(() =>
-      Result.getOrThrowWith(decodeLaneCounts(sql.counts.all()), (error) => new Error(`the counts per lane: ${error.message}`))
-    ).pipe(Effect.withSpan("Outbox.counts")),
     recent: Effect.fn("Outbox.recent")((place: string, limit: number) =>
       many(() => collect(() => sql.recent.iterate({ place }), limit))
     ),
-    storedFrom: Effect.fn("Outbox.storedFrom")(function*(receivedAs: string, since: number) {
-      const stored = yield* read(() => sql.storedFrom.get({ receivedAs, since }) !== undefined)
-      // Found, it may still be on its way to the disk: the redelivery is acknowledged after that.
-      if (stored) yield* allOnDisk
-      return stored
-    }),
     deadLetters: Effect.fn("Outbox.deadLetters")((limit: number) =>
       many(() => collect(() => sql.deadLetters.iterate(), limit))
     )

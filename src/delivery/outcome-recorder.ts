@@ -1,5 +1,5 @@
 import { Clock, Effect, Schema, type Scope } from "effect"
-import type { Outbox, OutboxItem } from "./outbox.ts"
+import type { OutboxItem, OutboxItems } from "./outbox.ts"
 import type { OutboxWriteError } from "./outbox-errors.ts"
 import type { Outcome, RetryKind } from "../domain/outcome.ts"
 import type { RateBudget } from "./rate-budget.ts"
@@ -12,7 +12,7 @@ export class Retryable extends Schema.TaggedError<Retryable>()("Retryable", {
 }) {}
 
 export interface OutcomeRecorderPorts {
-  readonly outbox: Pick<Outbox["Service"], "markDelivered" | "markWarning" | "markDead" | "markMissed" | "reschedule">
+  readonly outbox: Pick<OutboxItems["Service"], "markDelivered" | "markWarning" | "markDead" | "markMissed" | "reschedule">
   readonly budget: Pick<RateBudget["Service"], "succeeded" | "rateLimited" | "suspend">
   /** Starts the token probe (once) after a 401. */
   readonly probeToken: Effect.Effect<void, never, Scope.Scope>

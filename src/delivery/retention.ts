@@ -1,5 +1,5 @@
 import { Clock, Effect, Layer, Schedule } from "effect"
-import { Outbox } from "./outbox.ts"
+import { OutboxItems } from "./outbox.ts"
 
 /**
  * Delivered entries stay in the outbox for inspection for a while, then go.
@@ -7,7 +7,7 @@ import { Outbox } from "./outbox.ts"
  */
 export const retentionLayer = (deliveredHours: number) =>
   Layer.effectDiscard(Effect.gen(function*() {
-    const outbox = yield* Outbox
+    const outbox = yield* OutboxItems
     const prune = Effect.gen(function*() {
       const now = yield* Clock.currentTimeMillis
       const removed = yield* outbox.prune(now - deliveredHours * 3_600_000)

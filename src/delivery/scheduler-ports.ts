@@ -2,16 +2,19 @@ import type { Effect } from "effect"
 import type { Outcome } from "../domain/outcome.ts"
 import type { Successes } from "./back-off.ts"
 import type { Deliverer } from "./deliverer.ts"
-import type { Outbox, OutboxItem } from "./outbox.ts"
+import type { OutboxHealth, OutboxItem, OutboxItems } from "./outbox.ts"
 import type { RateBudget } from "./rate-budget.ts"
 
 /** What the scheduler uses of the rest of the daemon: the seams its unit tests stand in for. */
 export interface SchedulerPorts {
-  readonly outbox: Pick<
-    Outbox["Service"],
-    | "get" | "heads" | "pending" | "onDisk" | "unmarkSending" | "whenAppended" | "diskFailure"
-    | "markDelivered" | "markWarning" | "markDead" | "markMissed" | "reschedule"
-  >
+  /** The items it moves, and whether the disk has failed (then nothing more is delivered). */
+  readonly outbox:
+    & Pick<
+      OutboxItems["Service"],
+      | "get" | "heads" | "pending" | "onDisk" | "unmarkSending" | "whenAppended"
+      | "markDelivered" | "markWarning" | "markDead" | "markMissed" | "reschedule"
+    >
+    & Pick<OutboxHealth["Service"], "diskFailure">
   readonly budget: Pick<RateBudget["Service"], "acquire" | "sending" | "finished" | "succeeded" | "rateLimited" | "suspend" | "resume">
   readonly deliverer: Deliverer["Service"]
   readonly successes: Successes

@@ -4,7 +4,7 @@ import { BridgeEvents } from "../bus/bridge-events.ts"
 import { makeBackOff } from "./back-off.ts"
 import { Deliverer } from "./deliverer.ts"
 import { clicksInFlightPerPlace, Lanes } from "./lanes.ts"
-import { Outbox, type OutboxItem } from "./outbox.ts"
+import { OutboxHealth, type OutboxItem, OutboxItems } from "./outbox.ts"
 import { makeDeliveryAttempt, untilSettled } from "./delivery-attempt.ts"
 import { makeOutcomeRecorder } from "./outcome-recorder.ts"
 import type { SchedulerPorts } from "./scheduler-ports.ts"
@@ -33,7 +33,7 @@ export class Scheduler extends Context.Service<Scheduler, {
   static readonly layer = Layer.effect(Scheduler, Effect.gen(function*() {
     const bus = yield* BridgeEvents
     return yield* makeScheduler({
-      outbox: yield* Outbox,
+      outbox: { ...(yield* OutboxItems), diskFailure: (yield* OutboxHealth).diskFailure },
       budget: yield* RateBudget,
       deliverer: yield* Deliverer,
       successes: yield* ServiceClient,

@@ -7,7 +7,7 @@ import { makeUndoDelivery } from "./deliver-undo.ts"
 import { Deliverer, type Slot, type StorageError, Step } from "./deliverer.ts"
 import type { DeliveryParts } from "./delivery-parts.ts"
 import { makeInDoubtMarks } from "./in-doubt-marks.ts"
-import { Outbox, type OutboxItem } from "./outbox.ts"
+import { type OutboxItem, OutboxItems } from "./outbox.ts"
 import { makeReadBack } from "./read-back.ts"
 import { outcomeOf, settleServiceErrors } from "./service-outcome.ts"
 
@@ -36,7 +36,7 @@ const sendByKind = (parts: DeliveryParts) => {
 export const serviceDeliverer = (options: DelivererOptions = {}) =>
   Layer.effect(Deliverer, Effect.gen(function*() {
     const client = yield* ServiceClient
-    const outbox = yield* Outbox
+    const outbox = yield* OutboxItems
     const marks = makeInDoubtMarks(outbox, options.backlogAfterMs ?? 10_000)
     const parts: DeliveryParts = { client, outbox, events: yield* ActiveEvents, marks }
     const send = sendByKind(parts)

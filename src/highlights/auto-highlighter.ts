@@ -2,7 +2,7 @@ import { Clock, Effect } from "effect"
 import { LatestBoard } from "../clicks/board-extras.ts"
 import type { PlaceClickSettings } from "../clicks/press-handler.ts"
 import { footageKeptMs } from "../delivery/footage.ts"
-import { type AppendInput, Outbox } from "../delivery/outbox.ts"
+import { type AppendInput, OutboxItems } from "../delivery/outbox.ts"
 import type { ScoreEntry } from "../domain/score-entry.ts"
 import { ActiveEvents, knownNoEvent } from "../events/active-events.ts"
 import { autoClickBody, autoClickIdOf } from "./auto-click.ts"
@@ -33,7 +33,7 @@ export const autoHighlightItems = Effect.fnUntraced(function*(
   score: ScoreEntry | undefined
 ) {
   if (highlights.length === 0) return []
-  const outbox = yield* Outbox
+  const outbox = yield* OutboxItems
   const events = yield* ActiveEvents
   const now = yield* Clock.currentTimeMillis
   const known = yield* events.current(place)

@@ -1,7 +1,7 @@
 import { Effect, Option } from "effect"
 import type { ScoreEntry } from "../domain/score-entry.ts"
 import type { Reading } from "../domain/reading.ts"
-import { Outbox, type OutboxItem } from "../delivery/outbox.ts"
+import { type OutboxItem, OutboxItems } from "../delivery/outbox.ts"
 import { ActiveEvents } from "../events/active-events.ts"
 import { type AutoHighlightSettings, autoHighlightItems } from "../highlights/auto-highlighter.ts"
 import { ScoreMoments } from "../highlights/score-moments.ts"
@@ -16,7 +16,7 @@ import { ScoreChange, scoreFingerprint } from "./score-change.ts"
  * also across restarts (read back from the outbox).
  */
 export const makeEntryStore = Effect.fnUntraced(function*(place: string, sport: string, autos?: AutoHighlightSettings) {
-  const outbox = yield* Outbox
+  const outbox = yield* OutboxItems
   const events = yield* ActiveEvents
   const bus = yield* BridgeEvents
   const last = yield* outbox.lastOf(place, "score")

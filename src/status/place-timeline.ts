@@ -1,5 +1,5 @@
 import { Effect } from "effect"
-import { Outbox } from "../delivery/outbox.ts"
+import { ClipFollowUps, OutboxItems } from "../delivery/outbox.ts"
 import { ActiveEvents } from "../events/active-events.ts"
 import { buildTimeline } from "../timeline/build-timeline.ts"
 import { UnknownPlace } from "../timeline/unknown-place.ts"
@@ -12,10 +12,9 @@ const timelineItems = 2000
 export const placeTimeline = Effect.fnUntraced(function*(places: ReadonlyArray<StatusPlace>, placeKey: string) {
   const place = places.find((p) => p.key === placeKey)
   if (place === undefined) return yield* new UnknownPlace({ place: placeKey, known: places.map((p) => p.key) })
-  const outbox = yield* Outbox
-  const recent = yield* outbox.recent(place.key, timelineItems)
+  const recent = yield* (yield* OutboxItems).recent(place.key, timelineItems)
   // At most one per click, so as many as the items cover every click among them.
-  const followUps = yield* outbox.followUpsOf(place.key, timelineItems)
+  const followUps = yield* (yield* ClipFollowUps).followUpsOf(place.key, timelineItems)
   const known = (yield* (yield* ActiveEvents).all).get(place.key)
   return buildTimeline({
     place: { key: place.key, name: place.name ?? null },

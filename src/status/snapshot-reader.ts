@@ -1,6 +1,6 @@
 import { Clock, Effect, Option } from "effect"
 import type { FollowUp } from "../domain/follow-up.ts"
-import { Outbox } from "../delivery/outbox.ts"
+import { ClipFollowUps, OutboxHealth, OutboxItems } from "../delivery/outbox.ts"
 import { type BudgetSnapshot, RateBudget } from "../delivery/rate-budget.ts"
 import { ActiveEvents } from "../events/active-events.ts"
 import { ServiceClient, type ServerClock } from "../service/client.ts"
@@ -26,27 +26,28 @@ export interface SnapshotSources {
 
 /** Enough of the place's newest follow-ups to see its last clip: a few, or, while none had a clip, a bounded many. */
 const recentFollowUps = Effect.fnUntraced(function*(placeKey: string) {
-  const outbox = yield* Outbox
-  const first = yield* outbox.followUpsOf(placeKey, clipsFirstRead)
-  return first.length < clipsFirstRead || clipRun(first).ended ? first : yield* outbox.followUpsOf(placeKey, clipsLongRead)
+  const followUps = yield* ClipFollowUps
+  const first = yield* followUps.followUpsOf(placeKey, clipsFirstRead)
+  return first.length < clipsFirstRead || clipRun(first).ended ? first : yield* followUps.followUpsOf(placeKey, clipsLongRead)
 })
 
 /** The outbox's views a snapshot shows; one that cannot be read is a health reason, not a failure. */
 const readOutbox = Effect.fnUntraced(function*(options: StatusOptions) {
-  const outbox = yield* Outbox
+  const items = yield* OutboxItems
+  const health = yield* OutboxHealth
   const problems: Array<string> = []
   const unreadable = (e: { readonly message: string }) => {
     problems.push(`outbox unreadable: ${e.message}`)
     return Effect.succeed([])
   }
-  const counts = yield* outbox.counts.pipe(Effect.catch(unreadable))
-  const heads = yield* outbox.heads.pipe(Effect.catch(unreadable))
-  const settled = yield* outbox.settledFollowUps.pipe(Effect.catch(unreadable))
+  const counts = yield* health.counts.pipe(Effect.catch(unreadable))
+  const heads = yield* items.heads.pipe(Effect.catch(unreadable))
+  const settled = yield* (yield* ClipFollowUps).settledFollowUps.pipe(Effect.catch(unreadable))
   const followUps = new Map<string, ReadonlyArray<FollowUp>>()
   if (options.clips?.followUp === true) {
     for (const p of options.places) followUps.set(p.key, yield* recentFollowUps(p.key).pipe(Effect.catch(unreadable)))
   }
-  return { problems, counts, heads, settled, followUps, disk: yield* outbox.diskStats }
+  return { problems, counts, heads, settled, followUps, disk: yield* health.diskStats }
 })
 
 const linkStatus = (name: string, record: LinkRecord | undefined, target: string, startedAt: number): LinkStatus => ({

@@ -1,6 +1,6 @@
 import { Clock, Effect, Option, Stream } from "effect"
 import type { OutboxItem } from "../delivery/outbox.ts"
-import { Outbox } from "../delivery/outbox.ts"
+import { OutboxItems } from "../delivery/outbox.ts"
 import type { LinkState } from "../domain/received.ts"
 import type { BridgeEvent } from "../bus/bridge-events.ts"
 import { linkChange, type LinkRecords } from "./link-records.ts"
@@ -23,7 +23,7 @@ const followLink = (state: StatusState, name: string, before: LinkRecord | undef
 /** A delivered item's time from capture to the service's acceptance. */
 const latencyOf = Effect.fnUntraced(function*(state: StatusState, event: Extract<BridgeEvent, { _tag: "Settled" }>, at: number) {
   if (event.outcome._tag !== "Delivered") return
-  const outbox = yield* Outbox
+  const outbox = yield* OutboxItems
   const item = yield* outbox.get(event.itemId).pipe(Effect.orElseSucceed(() => Option.none<OutboxItem>()))
   if (Option.isSome(item)) yield* state.metrics.delivered(event.place, event.kind, (at - item.value.createdAt) / 1000)
 })

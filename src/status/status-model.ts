@@ -1,6 +1,6 @@
 import { Clock, Context, Effect, Layer, Option } from "effect"
 import type { OutboxReadError } from "../delivery/outbox.ts"
-import { Outbox } from "../delivery/outbox.ts"
+import { ClipFollowUps, OutboxHealth, OutboxItems } from "../delivery/outbox.ts"
 import { RateBudget } from "../delivery/rate-budget.ts"
 import { ActiveEvents } from "../events/active-events.ts"
 import { ServiceClient } from "../service/client.ts"
@@ -38,7 +38,7 @@ export class BridgeStatus extends Context.Service<BridgeStatus, {
 
 /** One tracker per place; after a restart each shows the last entry from the outbox, not "none yet". */
 const restoredTrackers = Effect.fnUntraced(function*(options: StatusOptions) {
-  const outbox = yield* Outbox
+  const outbox = yield* OutboxItems
   const trackers = new Map(options.places.map((p) => [p.key, new PlaceTracker(p.key)]))
   for (const tracker of trackers.values()) {
     const last = yield* outbox.lastOf(tracker.key, "score").pipe(Effect.orElseSucceed(() => Option.none()))
@@ -51,8 +51,8 @@ const make = Effect.fnUntraced(function*(options: StatusOptions) {
   const bus = yield* BridgeEvents
   const mqtt = yield* MqttConnection
   // Only these: the caller's Clock (a TestClock) stays the caller's.
-  const services = Context.pick(Outbox, RateBudget, ActiveEvents, ServiceClient)(
-    yield* Effect.context<Outbox | RateBudget | ActiveEvents | ServiceClient>()
+  const services = Context.pick(OutboxItems, ClipFollowUps, OutboxHealth, RateBudget, ActiveEvents, ServiceClient)(
+    yield* Effect.context<OutboxItems | ClipFollowUps | OutboxHealth | RateBudget | ActiveEvents | ServiceClient>()
   )
   const thresholds = options.thresholds ?? defaultThresholds
   const startedAt = yield* Clock.currentTimeMillis

@@ -76,9 +76,10 @@ describe("scorebridge outbox", () => {
   it("lists counts, the pending head and dead letters with the service's error", async () => {
     const { Effect } = await import("effect")
     const { Outbox } = await import("../../src/delivery/outbox.ts")
+    const { wholeOutbox } = await import("../support/whole-outbox.ts")
     const dir = tempDir("outbox-cli")
     await Effect.runPromise(Effect.gen(function*() {
-      const outbox = yield* Outbox
+      const outbox = yield* wholeOutbox
       const dead = yield* outbox.append({ place: "court-1", kind: "score", payload: scorePayload(1, 1), createdAt: 1_700_000_000_000 })
       yield* outbox.markDead(dead.id, "POST /public/places/court-1/score rejected (400): left: expected an integer")
       yield* outbox.append({ place: "court-1", kind: "score", payload: scorePayload(2, 2), createdAt: 1_700_000_001_000 })
@@ -103,10 +104,11 @@ describe("scorebridge outbox: recent clicks", () => {
   it("lists each place's recent clicks with their clip outcome and link, newest first", async () => {
     const { Effect } = await import("effect")
     const { Outbox } = await import("../../src/delivery/outbox.ts")
+    const { wholeOutbox } = await import("../support/whole-outbox.ts")
     const dir = tempDir("outbox-clicks")
     const t0 = Date.UTC(2026, 10, 25, 14, 2, 0)
     await Effect.runPromise(Effect.gen(function*() {
-      const outbox = yield* Outbox
+      const outbox = yield* wholeOutbox
       const click = (n: number, source?: string) =>
         outbox.append({ place: "court-1", kind: "click", payload: clickPayload(t0 + n * 1000, { clickId: `c${n}`, ...(source === undefined ? {} : { source }) }), createdAt: t0 + n * 1000 })
       const ready = yield* click(0)

@@ -8,6 +8,7 @@ import { connectAsync, type MqttClient } from "mqtt"
 import { Config } from "../../src/config/schema.ts"
 import { daemonLayer } from "../../src/daemon/daemon-layer.ts"
 import { Outbox } from "../../src/delivery/outbox.ts"
+import { wholeOutbox } from "../support/whole-outbox.ts"
 import { type RecordedRequest, SimulatorControl } from "../../simulator/control-client.ts"
 import { type SimulatorSeed, startSimulator } from "../../simulator/index.ts"
 import type { Resources } from "../scoreboard/harness.ts"
@@ -88,7 +89,7 @@ export const startDaemon = async (res: Resources, config: DaemonConfig): Promise
   const outbox = () =>
     runtime.runPromise(Effect.gen(function*() {
       const byKind: Record<string, number> = {}
-      for (const c of yield* (yield* Outbox).counts) {
+      for (const c of yield* (yield* wholeOutbox).counts) {
         if (c.place === place) byKind[`${c.kind}/${c.state}`] = (byKind[`${c.kind}/${c.state}`] ?? 0) + c.count
       }
       return byKind

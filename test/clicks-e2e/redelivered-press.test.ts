@@ -3,6 +3,7 @@ import { Effect } from "effect"
 import { connectAsync } from "mqtt"
 import { afterEach, describe, expect, it } from "vitest"
 import { Outbox } from "../../src/delivery/outbox.ts"
+import { wholeOutbox } from "../support/whole-outbox.ts"
 import { receivedAsOf, Redeliveries } from "../../src/transport/redeliveries.ts"
 import { resources } from "../scoreboard/harness.ts"
 import { tempDir } from "../../scripts/support/temp-dir.ts"
@@ -54,7 +55,7 @@ describe("a press redelivered after the daemon died before acknowledging it", ()
     if (storedBeforeTheKill) {
       const receivedAs = receivedAsOf(messageId, Redeliveries.identity(remoteTopic, Buffer.from(press)))
       await Effect.runPromise(Effect.scoped(Effect.gen(function*() {
-        const outbox = yield* Outbox
+        const outbox = yield* wholeOutbox
         yield* outbox.append({ place, kind: "click", payload: clickPayload(Date.now()), dedupeKey: "click:stored-before-the-kill", createdAt: Date.now(), receivedAs })
       }).pipe(Effect.provide(Outbox.layer({ stateDirectory })))))
     }

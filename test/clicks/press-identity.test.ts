@@ -3,6 +3,7 @@ import { Effect, Layer } from "effect"
 import { LatestBoard } from "../../src/clicks/board-extras.ts"
 import { handlePress, type PlaceClickSettings, type PressAction } from "../../src/clicks/press-handler.ts"
 import { Outbox } from "../../src/delivery/outbox.ts"
+import { useOutbox } from "../support/whole-outbox.ts"
 import type { ButtonEvent } from "../../src/domain/button.ts"
 import { ActiveEvents } from "../../src/events/active-events.ts"
 import { tempStateDirectory } from "../delivery/outbox-support.ts"
@@ -33,7 +34,7 @@ const gen1Press = (count: number, pressedAt: number): ButtonEvent => ({
 const run = <A, E>(stateDirectory: string, body: Effect.Effect<A, E, Outbox | ActiveEvents | LatestBoard>) =>
   body.pipe(Effect.provide(Layer.mergeAll(Outbox.layer({ stateDirectory }), ActiveEvents.layer, LatestBoard.layer)))
 
-const items = (place: string) => Outbox.use((outbox) => outbox.recent(place, 100))
+const items = (place: string) => useOutbox((outbox) => outbox.recent(place, 100))
 
 describe("press identities in the press handler", () => {
   it.effect("a press re-published after a restart with the count of the last click makes no second click; the next count does", () =>
@@ -56,7 +57,7 @@ describe("press identities in the press handler", () => {
       }))
       assert.strictEqual(next.result._tag, "Queued")
       assert.deepStrictEqual(next.items.map((item) => item.kind), ["click", "click"])
-      assert.strictEqual(yield* run(dir, Outbox.use((outbox) => outbox.pressIdentity("court-1 remote shellies/b1/input_event/0"))), "8")
+      assert.strictEqual(yield* run(dir, useOutbox((outbox) => outbox.pressIdentity("court-1 remote shellies/b1/input_event/0"))), "8")
     }))
 
   it.effect("the identity is kept per place: a press mapped to two places makes a click at each, its repeat none at either", () =>
@@ -80,7 +81,7 @@ describe("press identities in the press handler", () => {
         yield* events.learn("court-1", null)
         const noEvent = yield* handlePress(settings("court-1"), gen1Press(4, 1_000), highlight)
         const nothingToUndo = yield* handlePress(settings("court-1"), gen1Press(4, 1_000), undo)
-        const slot = yield* Outbox.use((outbox) => outbox.pressIdentity("court-1 remote shellies/b1/input_event/0"))
+        const slot = yield* useOutbox((outbox) => outbox.pressIdentity("court-1 remote shellies/b1/input_event/0"))
         // The event starts; the device re-publishes count 4, which never made anything.
         yield* events.learn("court-1", "ev-1")
         const afterStart = yield* handlePress(settings("court-1"), gen1Press(4, 2_000), highlight)

@@ -1,6 +1,6 @@
 import { rmSync } from "node:fs"
-import { Effect, Layer, ManagedRuntime, Redacted, References } from "effect"
-import { Outbox } from "../../src/delivery/outbox.ts"
+import { Context, Effect, Layer, ManagedRuntime, Redacted, References } from "effect"
+import { type AppendInput, Outbox, OutboxItems } from "../../src/delivery/outbox.ts"
 import { deliveryLayer } from "../../src/daemon/delivery-layer.ts"
 import { SimulatorControl } from "../../simulator/control-client.ts"
 import { type RunningSimulator, type SimulatorSeed, startSimulator } from "../../simulator/index.ts"
@@ -26,8 +26,8 @@ export const startDelivery = async (
     backlogAfterMs?: number
     /** A state directory with an outbox already in it (as a restart finds it); a new one by default. */
     stateDirectory?: string
-    /** Stands between the delivery core and the real outbox (a slow disk). */
-    wrapOutbox?: (outbox: Outbox["Service"]) => Outbox["Service"]
+    /** Stands between the delivery core and the real outbox's items (a slow disk). */
+    wrapOutbox?: (items: OutboxItems["Service"]) => OutboxItems["Service"]
   } = {}
 ) => {
   const sim: RunningSimulator = await startSimulator({ port: 0, requestsPerSecond, burst: 1, seed: basketballSeed })
@@ -42,13 +42,13 @@ export const startDelivery = async (
       stateDirectory,
       ...options
     },
-    wrapOutbox === undefined ? outbox : Layer.effect(Outbox, Effect.map(Effect.service(Outbox), wrapOutbox)).pipe(Layer.provide(outbox))
+    wrapOutbox === undefined ? outbox : Layer.effectContext(Effect.map(Effect.context<Outbox>(), (services) =>
+      Context.add(services, OutboxItems, wrapOutbox(Context.get(services, OutboxItems))))).pipe(Layer.provide(outbox))
     // Warnings such as "no event running" are expected here; keep the test output readable.
   ).pipe(Layer.provide(Layer.succeed(References.MinimumLogLevel, "Error")))
   const runtime = ManagedRuntime.make(layer)
   const run = <A, E>(effect: Effect.Effect<A, E, Layer.Success<typeof layer>>) => runtime.runPromise(effect)
-  const append = (input: Parameters<Outbox["Service"]["append"]>[0]) =>
-    run(Effect.flatMap(Effect.service(Outbox), (outbox) => outbox.append(input)))
+  const append = (input: AppendInput) => run(Effect.flatMap(Effect.service(OutboxItems), (outbox) => outbox.append(input)))
   return {
     sim,
     control,

@@ -1,6 +1,7 @@
 import { Effect, Option } from "effect"
 import { afterEach, expect, it } from "vitest"
-import { Outbox } from "../../src/delivery/outbox.ts"
+import { Outbox, OutboxItems } from "../../src/delivery/outbox.ts"
+import { wholeOutbox } from "../support/whole-outbox.ts"
 import { RateBudget } from "../../src/delivery/rate-budget.ts"
 import type { RecordedRequest } from "../../simulator/recorder.ts"
 import { eventually } from "../../scripts/support/eventually.ts"
@@ -84,13 +85,13 @@ it("an item shut down while it waits for its slot is not left in doubt", async (
   const ids = await appendScores(d, 3)
   // The first entry goes out; the second is marked and waits for the next slot.
   await eventually("the first entry", async () => ((await scorePosts(d, 200)).length === 1 ? true : undefined), { timeoutMs: 5_000, intervalMs: 50 })
-  const sentAtOf = (id: number) => d.run(Effect.flatMap(Effect.service(Outbox), (outbox) => outbox.get(id))).then((item) => Option.getOrThrow(item).sentAt)
+  const sentAtOf = (id: number) => d.run(Effect.flatMap(Effect.service(OutboxItems), (outbox) => outbox.get(id))).then((item) => Option.getOrThrow(item).sentAt)
   await eventually("the second entry's in-doubt mark, well before its slot", async () => ((await sentAtOf(ids[1]!)) !== null ? true : undefined), { timeoutMs: 3_000, intervalMs: 50 })
   await d.runtime.dispose()
 
   // As the next process finds it: pending and not in doubt, so it is sent without a read-back.
   const reopened = await Effect.runPromise(Effect.scoped(Effect.gen(function*() {
-    const outbox = yield* Outbox
+    const outbox = yield* wholeOutbox
     return yield* Effect.forEach(ids, (id) => Effect.map(outbox.get(id), Option.getOrThrow))
   }).pipe(Effect.provide(Outbox.layer({ stateDirectory: d.stateDirectory })))))
   expect(reopened.map((item) => item.state)).toEqual(["delivered", "pending", "pending"])
@@ -111,12 +112,12 @@ it("an item shut down while its in-doubt mark waits for the disk is not left in 
   // Ids are given in order: the next append is first.id + 1.
   stalled.add(first.id + 1)
   const second = await d.append({ place: "court-1", kind: "score", payload: genericEntry(1, Date.now()), createdAt: Date.now() })
-  const sentAtOf = (id: number) => d.run(Effect.flatMap(Effect.service(Outbox), (outbox) => outbox.get(id))).then((item) => Option.getOrThrow(item).sentAt)
+  const sentAtOf = (id: number) => d.run(Effect.flatMap(Effect.service(OutboxItems), (outbox) => outbox.get(id))).then((item) => Option.getOrThrow(item).sentAt)
   await eventually("the second entry's in-doubt mark", async () => ((await sentAtOf(second.id)) !== null ? true : undefined), { timeoutMs: 3_000, intervalMs: 50 })
   await d.runtime.dispose()
 
   const reopened = await Effect.runPromise(Effect.scoped(Effect.gen(function*() {
-    return yield* Effect.map((yield* Outbox).get(second.id), Option.getOrThrow)
+    return yield* Effect.map((yield* wholeOutbox).get(second.id), Option.getOrThrow)
   }).pipe(Effect.provide(Outbox.layer({ stateDirectory: d.stateDirectory })))))
   expect(reopened.state).toBe("pending")
   expect(reopened.sentAt).toBeNull()
@@ -142,7 +143,7 @@ it("an entry left in doubt that the read-back does not find is marked again whil
   const stateDirectory = tempDir("delivery")
   const createdAt = Date.now()
   const leftInDoubt = await Effect.runPromise(Effect.scoped(Effect.gen(function*() {
-    const outbox = yield* Outbox
+    const outbox = yield* wholeOutbox
     const item = yield* outbox.append({ place: "court-1", kind: "score", payload: genericEntry(0, createdAt), createdAt })
     yield* outbox.markSending(item.id, "place")
     return item.id

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest"
 import { Context, Effect, Exit, Fiber, Layer, Scope } from "effect"
-import { Outbox } from "../../src/delivery/outbox.ts"
+import { Outbox, OutboxItems } from "../../src/delivery/outbox.ts"
 import { SyncsInFlight } from "../../src/delivery/outbox-disk.ts"
 import { runWithOutbox, tempStateDirectory } from "./outbox-support.ts"
 import { scorePayload } from "../support/outbox-payloads.ts"
@@ -70,7 +70,7 @@ describe("closing waits for the fsyncs in flight, without polling", () => {
     const stateDirectory = tempStateDirectory()
     const onDisk = await Effect.runPromise(Effect.gen(function*() {
       const scope = yield* Scope.make()
-      const outbox = Context.get(yield* Layer.buildWithScope(Outbox.layer({ stateDirectory }), scope), Outbox)
+      const outbox = Context.get(yield* Layer.buildWithScope(Outbox.layer({ stateDirectory }), scope), OutboxItems)
       // Committed: its fsync starts at the end of this turn of the event loop, after the close has begun.
       const [item] = yield* outbox.appendAll([{ place: "p", kind: "score", payload: scorePayload(1), createdAt: 1 }], { wait: "commit" })
       const waiting = Effect.runFork(outbox.onDisk(item!.id))

@@ -2,18 +2,19 @@ import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { TestClock } from "effect/testing"
 import { Outbox } from "../../src/delivery/outbox.ts"
+import { useOutbox, wholeOutbox } from "../support/whole-outbox.ts"
 import { tempStateDirectory } from "./outbox-support.ts"
 import { clickPayload, scorePayload } from "../support/outbox-payloads.ts"
 
 const following = () => Outbox.layer({ stateDirectory: tempStateDirectory(), followUps: { firstReadAfterMs: 10_000 } })
 
 const click = (place = "court-1", createdAt = 1_000) =>
-  Outbox.use((outbox) => outbox.append({ place, kind: "click", payload: clickPayload(createdAt), createdAt }))
+  useOutbox((outbox) => outbox.append({ place, kind: "click", payload: clickPayload(createdAt), createdAt }))
 
 describe("Outbox follow-ups", () => {
   it.effect("a click delivered with a moment gets a follow-up in the same commit, first read after the delay", () =>
     Effect.gen(function*() {
-      const outbox = yield* Outbox
+      const outbox = yield* wholeOutbox
       yield* TestClock.setTime(5_000)
       const item = yield* click()
       yield* outbox.markDelivered(item.id, { eventKey: "ev-1", momentKey: "mo-1" })
@@ -39,7 +40,7 @@ describe("Outbox follow-ups", () => {
 
   it.effect("missed and 206 clicks with a moment are followed; scores, dead clicks and clicks without a moment are not", () =>
     Effect.gen(function*() {
-      const outbox = yield* Outbox
+      const outbox = yield* wholeOutbox
       const missed = yield* click("court-1", 1)
       const partial = yield* click("court-1", 2)
       const dead = yield* click("court-1", 3)
@@ -56,7 +57,7 @@ describe("Outbox follow-ups", () => {
 
   it.effect("without the option no follow-up is made", () =>
     Effect.gen(function*() {
-      const outbox = yield* Outbox
+      const outbox = yield* wholeOutbox
       const item = yield* click()
       yield* outbox.markDelivered(item.id, { eventKey: "ev-1", momentKey: "mo-1" })
       assert.strictEqual(yield* outbox.followUpOf(item.id), undefined)
@@ -64,7 +65,7 @@ describe("Outbox follow-ups", () => {
 
   it.effect("reads move the next read; a settlement is final, and a second one is refused", () =>
     Effect.gen(function*() {
-      const outbox = yield* Outbox
+      const outbox = yield* wholeOutbox
       const item = yield* click()
       yield* outbox.markDelivered(item.id, { eventKey: "ev-1", momentKey: "mo-1" })
       yield* outbox.followUpRead(item.id, 40_000, "503 from the service")
@@ -87,7 +88,7 @@ describe("Outbox follow-ups", () => {
 
   it.effect("an undo that deleted the moment settles its click's follow-up as deleted, even after a clip was seen", () =>
     Effect.gen(function*() {
-      const outbox = yield* Outbox
+      const outbox = yield* wholeOutbox
       const open = yield* click("court-1", 1)
       const ready = yield* click("court-1", 2)
       yield* outbox.markDelivered(open.id, { eventKey: "ev", momentKey: "mo-open" })
@@ -104,7 +105,7 @@ describe("Outbox follow-ups", () => {
 
   it.effect("prune removes settled follow-ups with their clicks, never open ones", () =>
     Effect.gen(function*() {
-      const outbox = yield* Outbox
+      const outbox = yield* wholeOutbox
       yield* TestClock.setTime(1_000)
       const settled = yield* click("court-1", 1)
       const open = yield* click("court-1", 2)
@@ -120,7 +121,7 @@ describe("Outbox follow-ups", () => {
 describe("Outbox press identities", () => {
   it.effect("an identity is stored with its press's item and replaced by the next one of its slot", () =>
     Effect.gen(function*() {
-      const outbox = yield* Outbox
+      const outbox = yield* wholeOutbox
       assert.strictEqual(yield* outbox.pressIdentity("shelly:input_event/0"), undefined)
       yield* outbox.append({ place: "p", kind: "click", payload: clickPayload(1), createdAt: 1, pressIdentity: { slot: "shelly:input_event/0", identity: "7" } })
       assert.strictEqual(yield* outbox.pressIdentity("shelly:input_event/0"), "7")
@@ -131,7 +132,7 @@ describe("Outbox press identities", () => {
 
   it.effect("an append that fails stores no identity", () =>
     Effect.gen(function*() {
-      const outbox = yield* Outbox
+      const outbox = yield* wholeOutbox
       const failed = yield* outbox.append({
         place: "p",
         kind: "click",

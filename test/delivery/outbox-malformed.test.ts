@@ -3,6 +3,7 @@ import { DatabaseSync } from "node:sqlite"
 import { afterEach, describe, expect, it } from "vitest"
 import { Cause, Effect, Exit, Logger, Option } from "effect"
 import { Outbox } from "../../src/delivery/outbox.ts"
+import { useOutbox } from "../support/whole-outbox.ts"
 import { runWithOutbox, tempStateDirectory } from "./outbox-support.ts"
 import { eventually } from "../../scripts/support/eventually.ts"
 import { genericEntry, startDelivery } from "./delivery-harness.ts"
@@ -46,7 +47,7 @@ describe("a malformed row in the outbox", () => {
 
     const logs: Array<string> = []
     const collector = Logger.make(({ message }) => logs.push(String(Array.isArray(message) ? message.join(" ") : message)))
-    const seen = await Effect.runPromise(Outbox.use((outbox) =>
+    const seen = await Effect.runPromise(useOutbox((outbox) =>
       Effect.gen(function*() {
         const heads = yield* outbox.heads
         yield* outbox.heads
@@ -82,7 +83,7 @@ describe("a malformed row in the outbox", () => {
     const stateDirectory = tempStateDirectory()
     const first = await runWithOutbox(stateDirectory, (outbox) => outbox.append({ ...score("court-1", 1), dedupeKey: "k-1" }))
     breakPayload(stateDirectory, first.id, "oops")
-    const exit = await Effect.runPromiseExit(Outbox.use((outbox) =>
+    const exit = await Effect.runPromiseExit(useOutbox((outbox) =>
       Effect.flatMap(Effect.flip(outbox.append({ ...score("court-1", 1), dedupeKey: "k-1" })), (error) =>
         Effect.map(outbox.counts, (counts) => ({ error, counts })))
     ).pipe(Effect.provide(Outbox.layer({ stateDirectory }))))
@@ -127,7 +128,7 @@ describe("the scheduler and a malformed row", () => {
       return now.length >= 2 ? now : undefined
     }, { timeoutMs: 10_000, intervalMs: 50 })
     expect(scores.map((s) => s["left"])).toEqual([0, 2])
-    expect(await d.run(Outbox.use((outbox) => outbox.counts))).toEqual([
+    expect(await d.run(useOutbox((outbox) => outbox.counts))).toEqual([
       { place: "court-1", kind: "score", state: "delivered", count: 2 },
       { place: "court-1", kind: "score", state: "pending", count: 1 }
     ])

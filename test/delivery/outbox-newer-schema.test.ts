@@ -2,7 +2,8 @@ import * as fs from "node:fs"
 import { Effect, Layer, Logger } from "effect"
 import { afterEach, describe, expect, it } from "vitest"
 import { bridgeVersion } from "../../src/domain/version.ts"
-import { Outbox } from "../../src/delivery/outbox.ts"
+import { Outbox, OutboxItems } from "../../src/delivery/outbox.ts"
+import { useOutbox } from "../support/whole-outbox.ts"
 import { migrations, oldestReader, schemaVersion } from "../../src/delivery/outbox-schema.ts"
 import { outboxStates } from "../support/outbox-file.ts"
 import { eventually } from "../../scripts/support/eventually.ts"
@@ -81,7 +82,7 @@ describe("an outbox written by a newer bridge", () => {
     const d = (delivery = await startDelivery(20, { stateDirectory }))
     // Live before the delivery core starts (its first use builds it): nothing is settled as "no event running".
     const { eventKey } = await d.control.startEvent("court-1")
-    await d.run(Effect.service(Outbox))
+    await d.run(Effect.service(OutboxItems))
     await eventually("every item delivered", () => {
       const states = outboxStates(stateDirectory)
       return states["delivered"] === 4 ? states : undefined
@@ -111,7 +112,7 @@ describe("an outbox written by a newer bridge", () => {
     const logs: Array<string> = []
     const collector = Logger.make(({ message }) => logs.push(String(Array.isArray(message) ? message.join(" ") : message)))
     // As the daemon does: a probe while it waits for the state directory, then the outbox it runs with.
-    const open = Outbox.use(() => Effect.void).pipe(Effect.provide(Outbox.layer({ stateDirectory })))
+    const open = useOutbox(() => Effect.void).pipe(Effect.provide(Outbox.layer({ stateDirectory })))
     await Effect.runPromise(Effect.andThen(open, open).pipe(Effect.provide(Logger.layer([collector]))))
     expect(logs).toEqual([
       `outbox ${outboxFile(stateDirectory)} written by a newer scorebridge (schema ${newerVersion}, scorebridge ${newerBridge}); ` +

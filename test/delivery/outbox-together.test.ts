@@ -1,6 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Option } from "effect"
 import { Outbox } from "../../src/delivery/outbox.ts"
+import { wholeOutbox } from "../support/whole-outbox.ts"
 import { tempStateDirectory } from "./outbox-support.ts"
 import { clickPayload } from "../support/outbox-payloads.ts"
 
@@ -18,7 +19,7 @@ const auto = (n: number) => ({
 describe("Outbox.appendAll: an entry and its auto-highlight together", () => {
   it.effect("stores every item, with its own notBefore", () =>
     Effect.gen(function*() {
-      const outbox = yield* Outbox
+      const outbox = yield* wholeOutbox
       const [score, click] = yield* outbox.appendAll([
         { place: "court-1", kind: "score", payload: { timeStamp: 1_001, left: 3, right: 0, period: 1 }, createdAt: 1_001 },
         auto(1)
@@ -30,7 +31,7 @@ describe("Outbox.appendAll: an entry and its auto-highlight together", () => {
 
   it.effect("stores none when one of them cannot be stored: no entry without its highlight", () =>
     Effect.gen(function*() {
-      const outbox = yield* Outbox
+      const outbox = yield* wholeOutbox
       const failed = yield* outbox.appendAll([
         { place: "court-1", kind: "score", payload: { timeStamp: 1_001, left: 3, right: 0, period: 1 }, createdAt: 1_001 },
         // A payload JSON cannot hold: the second statement throws inside the transaction.
@@ -47,7 +48,7 @@ describe("Outbox.appendAll: an entry and its auto-highlight together", () => {
 describe("Outbox.appendMerging: a press replaces auto-highlights", () => {
   it.effect("settles pending, unsent ones as merged into the press, in the same write; leaves one already sent alone", () =>
     Effect.gen(function*() {
-      const outbox = yield* Outbox
+      const outbox = yield* wholeOutbox
       const [unsent, sent] = yield* outbox.appendAll([auto(1), auto(2)])
       yield* outbox.markSending(sent!.id, "ev-1")
       const { item, merged } = yield* outbox.appendMerging(

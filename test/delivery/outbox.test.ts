@@ -4,18 +4,19 @@ import { assert, describe, it } from "@effect/vitest"
 import { Effect, Option } from "effect"
 import { TestClock } from "effect/testing"
 import { Outbox, type ItemKind } from "../../src/delivery/outbox.ts"
+import { useOutbox, wholeOutbox } from "../support/whole-outbox.ts"
 import { tempStateDirectory, withOutbox } from "./outbox-support.ts"
 import { clickPayload, itemOfKind, scorePayload } from "../support/outbox-payloads.ts"
 
 const fresh = () => Outbox.layer({ stateDirectory: tempStateDirectory() })
 
 const appendOf = (place: string, kind: ItemKind, n: number, extra: { dedupeKey?: string; eventKey?: string } = {}) =>
-  Outbox.use((outbox) => outbox.append({ place, ...itemOfKind(kind, n), createdAt: 1_000 + n, ...extra }))
+  useOutbox((outbox) => outbox.append({ place, ...itemOfKind(kind, n), createdAt: 1_000 + n, ...extra }))
 
 describe("Outbox.append / get", () => {
   it.effect("stores the item pending, with its payload, and returns increasing ids", () =>
     Effect.gen(function*() {
-      const outbox = yield* Outbox
+      const outbox = yield* wholeOutbox
       const first = yield* outbox.append({
         place: "court-1",
         kind: "score",
@@ -48,7 +49,7 @@ describe("Outbox.append / get", () => {
 
   it.effect("a second append with the same dedupe key returns the first item and writes nothing", () =>
     Effect.gen(function*() {
-      const outbox = yield* Outbox
+      const outbox = yield* wholeOutbox
       const first = yield* appendOf("court-1", "click", 1, { dedupeKey: "click-abc" })
       const again = yield* outbox.append({ place: "court-2", kind: "click", payload: clickPayload(99), dedupeKey: "click-abc", createdAt: 9 })
       assert.deepStrictEqual(again, first)
@@ -60,7 +61,7 @@ describe("Outbox.append / get", () => {
 
   it.effect("a payload that is not JSON fails as a write error and stores nothing", () =>
     Effect.gen(function*() {
-      const outbox = yield* Outbox
+      const outbox = yield* wholeOutbox
       // Its kind's fields are all there: the one JSON cannot hold is one the Schema does not name.
       const payload = Object.assign(scorePayload(1), { big: 1n })
       const error = yield* Effect.flip(outbox.append({ place: "p", kind: "score", payload, createdAt: 1 }))
@@ -73,7 +74,7 @@ describe("Outbox.append / get", () => {
 describe("Outbox.heads", () => {
   it.effect("is the oldest pending item of each kind per place, ordered by id", () =>
     Effect.gen(function*() {
-      const outbox = yield* Outbox
+      const outbox = yield* wholeOutbox
       const a1 = yield* appendOf("court-a", "score", 1)
       const b1 = yield* appendOf("court-b", "click", 2)
       yield* appendOf("court-a", "score", 3)
@@ -86,7 +87,7 @@ describe("Outbox.heads", () => {
 
   it.effect("moves to the next item when the head settles, and keeps a rescheduled head", () =>
     Effect.gen(function*() {
-      const outbox = yield* Outbox
+      const outbox = yield* wholeOutbox
       const first = yield* appendOf("court-1", "score", 1)
       const second = yield* appendOf("court-1", "score", 2)
       const third = yield* appendOf("court-1", "score", 3)
@@ -114,7 +115,7 @@ describe("Outbox.heads", () => {
 describe("Outbox settling", () => {
   it.effect("records state, attempts, error, result and settle time", () =>
     Effect.gen(function*() {
-      const outbox = yield* Outbox
+      const outbox = yield* wholeOutbox
       yield* TestClock.setTime(777_000)
       const delivered = yield* appendOf("p", "click", 1)
       const warned = yield* appendOf("p", "score", 2)
@@ -139,7 +140,7 @@ describe("Outbox settling", () => {
 
   it.effect("setEventKey fills in the event learned after capture", () =>
     Effect.gen(function*() {
-      const outbox = yield* Outbox
+      const outbox = yield* wholeOutbox
       const item = yield* appendOf("p", "score", 1)
       yield* outbox.setEventKey(item.id, "ev-42")
       assert.strictEqual(Option.getOrThrow(yield* outbox.get(item.id)).eventKey, "ev-42")
@@ -147,7 +148,7 @@ describe("Outbox settling", () => {
 
   it.effect("every update of an unknown id fails instead of doing nothing", () =>
     Effect.gen(function*() {
-      const outbox = yield* Outbox
+      const outbox = yield* wholeOutbox
       const updates = [
         outbox.markDelivered(404, {}),
         outbox.markWarning(404, "w"),
@@ -167,7 +168,7 @@ describe("Outbox settling", () => {
 describe("Outbox queries", () => {
   it.effect("lastOf is the latest item of that kind on that place, whatever its state", () =>
     Effect.gen(function*() {
-      const outbox = yield* Outbox
+      const outbox = yield* wholeOutbox
       yield* appendOf("p", "score", 1)
       const latest = yield* appendOf("p", "score", 2)
       yield* appendOf("p", "click", 3)
@@ -180,7 +181,7 @@ describe("Outbox queries", () => {
 
   it.effect("counts, recent and deadLetters", () =>
     Effect.gen(function*() {
-      const outbox = yield* Outbox
+      const outbox = yield* wholeOutbox
       const items = []
       for (let n = 0; n < 6; n++) items.push(yield* appendOf(n % 2 === 0 ? "p" : "q", "score", n))
       yield* outbox.markDead(items[0]!.id, "400")
@@ -203,7 +204,7 @@ describe("Outbox queries", () => {
 describe("Outbox.prune", () => {
   it.effect("deletes only delivered and warning items settled before the cut-off", () =>
     Effect.gen(function*() {
-      const outbox = yield* Outbox
+      const outbox = yield* wholeOutbox
       const states = ["delivered", "warning", "dead", "missed", "pending"] as const
       const old = []
       yield* TestClock.setTime(1_000)
@@ -224,7 +225,7 @@ describe("Outbox.prune", () => {
 
   it.effect("never lets an id be reused, even when the newest items were pruned", () =>
     Effect.gen(function*() {
-      const outbox = yield* Outbox
+      const outbox = yield* wholeOutbox
       const newest = yield* appendOf("p", "score", 1)
       yield* outbox.markDelivered(newest.id, {})
       yield* TestClock.adjust(10)
@@ -250,7 +251,7 @@ describe("Outbox lifetime", () => {
 describe("attempts in doubt", () => {
   it.effect("markSending leaves the item in doubt; a definite failure clears it, an unknown outcome keeps it", () =>
     Effect.gen(function*() {
-      const outbox = yield* Outbox
+      const outbox = yield* wholeOutbox
       const item = yield* appendOf("court-1", "score", 1)
       yield* outbox.markSending(item.id, "ev-1")
       const sent = Option.getOrThrow(yield* outbox.get(item.id))

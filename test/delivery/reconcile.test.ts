@@ -1,6 +1,7 @@
 import { Effect, Option } from "effect"
 import { afterEach, describe, expect, it } from "vitest"
 import { Outbox } from "../../src/delivery/outbox.ts"
+import { wholeOutbox } from "../support/whole-outbox.ts"
 import { eventually } from "../../scripts/support/eventually.ts"
 import { genericEntry, startDelivery } from "./delivery-harness.ts"
 import { tempDir } from "../../scripts/support/temp-dir.ts"
@@ -92,7 +93,7 @@ describe("unknown outcomes are reconciled, not blindly resent", () => {
     const stateDirectory = tempDir("delivery")
     const entry = genericEntry(0)
     const leftInDoubt = await Effect.runPromise(Effect.scoped(Effect.gen(function*() {
-      const outbox = yield* Outbox
+      const outbox = yield* wholeOutbox
       const item = yield* outbox.append({ place: "court-1", kind: "score", payload: entry, createdAt: entry.timeStamp })
       yield* outbox.markSending(item.id, "place")
       return item.id
@@ -123,6 +124,6 @@ describe("unknown outcomes are reconciled, not blindly resent", () => {
 
 const outboxState = (id: number) =>
   Effect.gen(function*() {
-    const item = yield* (yield* Outbox).get(id)
+    const item = yield* (yield* wholeOutbox).get(id)
     return Option.isSome(item) ? item.value.state : "missing"
   })

@@ -4,6 +4,7 @@ import { rmSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 import { Outbox } from "../../src/delivery/outbox.ts"
+import { wholeOutbox } from "../support/whole-outbox.ts"
 import { slowCommitReporter, slowSyncReporter } from "../../src/delivery/slow-disk.ts"
 import { scorePayload } from "../support/outbox-payloads.ts"
 import { tempDir } from "../../scripts/support/temp-dir.ts"
@@ -50,7 +51,7 @@ describe("the outbox when another program holds its lock", () => {
     const collector = Logger.make(({ message }) => logs.push(String(Array.isArray(message) ? message.join(" ") : message)))
     try {
       await Effect.runPromise(Effect.scoped(Effect.gen(function*() {
-        const outbox = yield* Outbox
+        const outbox = yield* wholeOutbox
         yield* outbox.append({ place: "court-1", kind: "score", payload: scorePayload(1), createdAt: 1 })
         expect(logs).toEqual([])
         // Another process holds the write lock for 400 ms: the commit waits for it on the event loop.

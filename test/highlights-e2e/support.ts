@@ -1,6 +1,7 @@
 import { Effect } from "effect"
 import { expect } from "vitest"
 import { Outbox, type OutboxItem } from "../../src/delivery/outbox.ts"
+import { wholeOutbox } from "../support/whole-outbox.ts"
 import type { RecordedRequest } from "../../simulator/control-client.ts"
 import type { SimulatedConsole } from "../scoreboard/consoles/console.ts"
 import { type Bridge, stampToleranceMs, type WriteTimes } from "../scoreboard/harness.ts"
@@ -68,7 +69,7 @@ export const acceptedScores = async (bridge: Bridge): Promise<Array<ReceivedScor
 /** The place's outbox items, newest first. */
 export const outboxItems = (bridge: Bridge, limit = 1_000): Promise<ReadonlyArray<OutboxItem>> =>
   bridge.readOutbox(Effect.gen(function*() {
-    return yield* (yield* Outbox).recent(bridge.place, limit)
+    return yield* (yield* wholeOutbox).recent(bridge.place, limit)
   }))
 
 export const isAuto = (item: OutboxItem) =>

@@ -5,6 +5,7 @@ import { expect } from "vitest"
 import { Config } from "../../src/config/schema.ts"
 import { daemonLayer } from "../../src/daemon/daemon-layer.ts"
 import { Outbox } from "../../src/delivery/outbox.ts"
+import { wholeOutbox } from "../support/whole-outbox.ts"
 import { SimulatorControl } from "../../simulator/control-client.ts"
 import { type RunningSimulator, type SimulatorSeed, startSimulator } from "../../simulator/index.ts"
 import { type FaultDaemon, faultDaemon } from "../../scripts/support/fault-daemon.ts"
@@ -141,7 +142,7 @@ export const startBridge = async (
 
   const outboxStates = () =>
     running.outbox(Effect.gen(function*() {
-      const counts = yield* (yield* Outbox).counts
+      const counts = yield* (yield* wholeOutbox).counts
       const byState: Record<string, number> = {}
       for (const c of counts) if (c.place === place) byState[c.state] = (byState[c.state] ?? 0) + c.count
       return byState

@@ -5,7 +5,7 @@ import { expect } from "vitest"
 import type { ProtocolDefinition } from "../../adapters/decoder.ts"
 import { protocols } from "../../adapters/registry.ts"
 import { LatestBoard } from "../../src/clicks/board-extras.ts"
-import { Outbox } from "../../src/delivery/outbox.ts"
+import { Outbox, OutboxItems } from "../../src/delivery/outbox.ts"
 import { ActiveEvents } from "../../src/events/active-events.ts"
 import type { AutoHighlightSettings } from "../../src/highlights/auto-highlighter.ts"
 import { runScoreboard } from "../../src/scoring/scoreboard-pipeline.ts"
@@ -53,7 +53,7 @@ export const pipelineScene = <B, E>(options: {
     yield* Effect.promise(() => options.play(line.clock, line.write, written))
     // Past every hold: ten settle windows at most.
     yield* line.wait(defaultSettleMs(protocol) * 11)
-    const stored = yield* Effect.provide(Effect.flatMap(Effect.service(Outbox), (outbox) => outbox.recent("court-1", 5_000)), services)
+    const stored = yield* Effect.provide(Effect.flatMap(Effect.service(OutboxItems), (outbox) => outbox.recent("court-1", 5_000)), services)
     yield* Fiber.interrupt(pipeline)
 
     const entries = stored.filter((item) => item.kind === "score").reverse().map((item) => item.payload as { timeStamp: number })

@@ -1,6 +1,7 @@
 import { Effect, Layer, Redacted, Stream } from "effect"
 import type { ClipDetail, ClipOutcome } from "../../src/domain/follow-up.ts"
 import { Outbox } from "../../src/delivery/outbox.ts"
+import { wholeOutbox } from "../support/whole-outbox.ts"
 import { RateBudget } from "../../src/delivery/rate-budget.ts"
 import type { LinkState } from "../../src/domain/received.ts"
 import { ActiveEvents } from "../../src/events/active-events.ts"
@@ -33,7 +34,7 @@ export const clipsModelLayer = (stateDirectory: string, options: StatusOptions, 
 /** A press at `pressedAt`, accepted now by the service with its moment: the outbox starts its follow-up. */
 export const acceptedClick = (place: string, pressedAt: number, momentKey: string) =>
   Effect.gen(function*() {
-    const outbox = yield* Outbox
+    const outbox = yield* wholeOutbox
     const item = yield* outbox.append({ place, kind: "click", payload: clickPayload(pressedAt), createdAt: pressedAt })
     yield* outbox.markDelivered(item.id, { eventKey: "ev-1", momentKey })
     return item.id
@@ -42,7 +43,7 @@ export const acceptedClick = (place: string, pressedAt: number, momentKey: strin
 /** What the clip follower does when it knows: settles the follow-up in the outbox and tells the bus. */
 export const settleClick = (clickId: number, outcome: ClipOutcome, detail: ClipDetail) =>
   Effect.gen(function*() {
-    const outbox = yield* Outbox
+    const outbox = yield* wholeOutbox
     const followUp = (yield* outbox.followUpOf(clickId))!
     yield* outbox.settleFollowUp(clickId, outcome, detail, { read: true })
     yield* (yield* BridgeEvents).publish({

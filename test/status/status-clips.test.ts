@@ -4,6 +4,7 @@ import { TestClock } from "effect/testing"
 import { makeClipFollower } from "../../src/clip-follow-up/clip-follower.ts"
 import type { FollowUp, FollowUpSettings } from "../../src/domain/follow-up.ts"
 import { Outbox } from "../../src/delivery/outbox.ts"
+import { wholeOutbox } from "../support/whole-outbox.ts"
 import { RateBudget } from "../../src/delivery/rate-budget.ts"
 import { NotFound } from "../../src/service/errors.ts"
 import type { Moment } from "../../src/service/schemas.ts"
@@ -55,7 +56,7 @@ const withModel = <A, E>(
   statusOptions = options
 ) =>
   Effect.scoped(Effect.gen(function*() {
-    const outbox = yield* Outbox
+    const outbox = yield* wholeOutbox
     const bus = yield* BridgeEvents
     yield* Effect.forkScoped(makeClipFollower({
       outbox,
@@ -71,7 +72,7 @@ const click = (place: string, pressedAt: number, momentKey: string, camera: "on"
   Effect.gen(function*() {
     if (camera === "off") service.dark.add(momentKey)
     if (camera === "gone") service.gone.add(momentKey)
-    const outbox = yield* Outbox
+    const outbox = yield* wholeOutbox
     yield* TestClock.setTime(pressedAt)
     const item = yield* outbox.append({ place, kind: "click", payload: clickPayload(pressedAt), createdAt: pressedAt })
     yield* TestClock.setTime(pressedAt + 1_000)
@@ -82,7 +83,7 @@ const click = (place: string, pressedAt: number, momentKey: string, camera: "on"
 /** Polls until the follow-up has its outcome, moving virtual time on. */
 const untilSettled = (clickId: number) =>
   Effect.gen(function*() {
-    const outbox = yield* Outbox
+    const outbox = yield* wholeOutbox
     for (let step = 0; step < 400; step++) {
       const followUp = yield* outbox.followUpOf(clickId)
       if (followUp?.outcome != null) return followUp

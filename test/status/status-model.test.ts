@@ -3,6 +3,7 @@ import { Clock, Effect, Layer, Redacted, Stream, SubscriptionRef } from "effect"
 import { TestClock } from "effect/testing"
 import { emptyStats } from "../../adapters/decoder.ts"
 import { Outbox } from "../../src/delivery/outbox.ts"
+import { wholeOutbox } from "../support/whole-outbox.ts"
 import { RateBudget } from "../../src/delivery/rate-budget.ts"
 import type { LinkState } from "../../src/domain/received.ts"
 import { ActiveEvents } from "../../src/events/active-events.ts"
@@ -182,7 +183,7 @@ describe("BridgeStatus: entries, clicks and the service's answers", () => {
   it.effect("shows the last entry's answer, the last press, queue depth and counts them in /metrics", () =>
     withModel(() =>
       Effect.gen(function*() {
-        const outbox = yield* Outbox
+        const outbox = yield* wholeOutbox
         const t0 = yield* Clock.currentTimeMillis
         const item = yield* outbox.append({ place: "court-1", kind: "score", payload: { timeStamp: t0, left: 1, right: 0, period: 1 }, createdAt: t0 })
         yield* publish({ _tag: "Entry", place: "court-1", itemId: item.id, entry: { timeStamp: t0, left: 1, right: 0, period: 1 } })
@@ -221,7 +222,7 @@ describe("BridgeStatus: entries, clicks and the service's answers", () => {
   it.effect("an item pending past stuckAfter and a 401 suspension each fail health with a reason", () =>
     withModel(() =>
       Effect.gen(function*() {
-        const outbox = yield* Outbox
+        const outbox = yield* wholeOutbox
         const t0 = yield* Clock.currentTimeMillis
         const item = yield* outbox.append({ place: "court-2", kind: "click", payload: clickPayload(t0), createdAt: t0 })
         yield* outbox.reschedule(item.id, "HTTP 502 from the service", t0)
@@ -261,7 +262,7 @@ describe("BridgeStatus after a restart", () => {
       const dir = tempDir("status")
       const entry = { timeStamp: 5_000, left: 61, right: 58, period: 4 }
       const id = yield* Effect.gen(function*() {
-        const outbox = yield* Outbox
+        const outbox = yield* wholeOutbox
         const item = yield* outbox.append({ place: "court-1", kind: "score", payload: entry, createdAt: 5_000 })
         yield* outbox.markDelivered(item.id, { eventKey: "ev-9", key: "k-9" })
         return item.id

@@ -7,6 +7,7 @@
  */
 import { Effect } from "effect"
 import { Outbox } from "../../src/delivery/outbox.ts"
+import { wholeOutbox } from "./whole-outbox.ts"
 import { clickPayload } from "./outbox-payloads.ts"
 import { tempDir } from "../../scripts/support/temp-dir.ts"
 
@@ -27,7 +28,7 @@ const microseconds = (start: bigint, runs: number) => Number(process.hrtime.bigi
 
 const scenario = (label: string, settle: boolean) =>
   Effect.gen(function*() {
-    const outbox = yield* Outbox
+    const outbox = yield* wholeOutbox
     for (let n = 0; n < 10_000; n++) {
       const item = yield* outbox.append({ place: places[n % places.length]!, ...ofKind(n), createdAt: n })
       // Leave the newest few per lane pending, as in normal running.

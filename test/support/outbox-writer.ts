@@ -13,6 +13,7 @@
  */
 import { Effect, Logger } from "effect"
 import { Outbox } from "../../src/delivery/outbox.ts"
+import { wholeOutbox } from "./whole-outbox.ts"
 import { numberedItem } from "./outbox-payloads.ts"
 
 const [stateDirectory, firstArg = "0", countArg = "100000", bytesArg = "32", concurrencyArg = "1", checkpointArg] = process.argv.slice(2)
@@ -26,7 +27,7 @@ const filler = "x".repeat(Number(bytesArg))
 const places = ["court-1", "court-2", "court-3"] as const
 
 const program = Effect.gen(function*() {
-  const outbox = yield* Outbox
+  const outbox = yield* wholeOutbox
   const seqs = Array.from({ length: count }, (_, i) => first + i)
   yield* Effect.forEach(seqs, (seq) =>
     Effect.gen(function*() {

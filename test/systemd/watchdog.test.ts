@@ -2,6 +2,7 @@ import { assert, describe, it } from "@effect/vitest"
 import { Clock, Effect, Layer } from "effect"
 import { TestClock } from "effect/testing"
 import { Outbox } from "../../src/delivery/outbox.ts"
+import { useOutbox } from "../support/whole-outbox.ts"
 import { RateBudget } from "../../src/delivery/rate-budget.ts"
 import { Scheduler } from "../../src/delivery/scheduler.ts"
 import { notifySettings, runWatchdog, schedulerStuckAfterMs, SystemdNotify, type WatchedDaemon } from "../../src/daemon/systemd-notify.ts"
@@ -43,7 +44,7 @@ describe("runWatchdog", () => {
       assert.deepStrictEqual(sent, [{ WATCHDOG: "1" }, { WATCHDOG: "1" }])
 
       const context = yield* Layer.build(daemon)
-      yield* Outbox.use((o) => o.append({ place: "court-1", kind: "score", payload: scorePayload(0), createdAt: 0 })).pipe(Effect.provideContext(context))
+      yield* useOutbox((o) => o.append({ place: "court-1", kind: "score", payload: scorePayload(0), createdAt: 0 })).pipe(Effect.provideContext(context))
       running = { places: 2, context }
       lastLoopAt = yield* Clock.currentTimeMillis
       yield* TestClock.adjust(1_000)

@@ -1,6 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { Outbox } from "../../src/delivery/outbox.ts"
+import { wholeOutbox } from "../support/whole-outbox.ts"
 import { timelineVersion } from "../../src/timeline/timeline-version.ts"
 import { tempStateDirectory } from "../delivery/outbox-support.ts"
 import { clickPayload } from "../support/outbox-payloads.ts"
@@ -9,7 +10,7 @@ const event = { eventKey: "ev-1", homeTeam: "Red", awayTeam: "Blue" }
 
 /** Each place's tag as the status snapshot computes it, from the outbox on disk. */
 const versions = Effect.gen(function*() {
-  const outbox = yield* Outbox
+  const outbox = yield* wholeOutbox
   const counts = yield* outbox.counts
   const settled = yield* outbox.settledFollowUps
   const of = (place: string) => timelineVersion(counts.filter((c) => c.place === place), event, settled.find((s) => s.place === place))
@@ -18,7 +19,7 @@ const versions = Effect.gen(function*() {
 
 const acceptedClick = (place: string, at: number, momentKey: string) =>
   Effect.gen(function*() {
-    const outbox = yield* Outbox
+    const outbox = yield* wholeOutbox
     const item = yield* outbox.append({ place, kind: "click", payload: clickPayload(at), createdAt: at })
     yield* outbox.markDelivered(item.id, { eventKey: "ev-1", momentKey })
     return item
@@ -27,7 +28,7 @@ const acceptedClick = (place: string, at: number, momentKey: string) =>
 describe("the timeline's version", () => {
   it.effect("moves when a follow-up of the place settles, though no lane count does; the other place's stays", () =>
     Effect.gen(function*() {
-      const outbox = yield* Outbox
+      const outbox = yield* wholeOutbox
       const first = yield* acceptedClick("court-1", 1_000, "m1")
       const second = yield* acceptedClick("court-1", 2_000, "m2")
       yield* acceptedClick("court-2", 3_000, "m3")
