@@ -3,13 +3,13 @@
  * (docs/architecture.md, "Measures"). Run: `node scripts/code-measures.ts [--list]`.
  *
  * - functionsOver60: functions (declarations, expressions, arrows, methods) in src/ and adapters/ spanning
- *   more than 60 lines, the tables among them named by scripts/support/long-functions-allowed.ts.
+ *   more than 60 lines, tables (scripts/support/function-length.ts) left out.
  * - payloadCasts: `as` casts on a line that handles an outbox payload or a click's metadata.
  * - folderCircles: pairs of folders importing each other (dependency-cruiser's folder view; tests left out:
  *   a test may reach across parts, and nothing imports a test).
  * - testSleeps: real-time sleeps in tests (`sleep(`, `setTimeout(` promises, `Effect.sleep` outside TestClock).
  */
-import { parseSync } from "@swc/core"
+import { longFunctions } from "./support/function-length.ts"
 import { spawnSync } from "node:child_process"
 import { readdirSync, readFileSync, statSync } from "node:fs"
 import { join, relative } from "node:path"
@@ -32,45 +32,6 @@ const filesUnder = (dir: string, keep: (path: string) => boolean): Array<string>
 
 const isProductSource = (path: string) => path.endsWith(".ts") && !path.endsWith(".test.ts") && !path.endsWith(".d.ts")
 const isTestSource = (path: string) => path.endsWith(".ts") && (path.endsWith(".test.ts") || path.includes("/test/"))
-
-const functionKinds = new Set(["FunctionDeclaration", "FunctionExpression", "ArrowFunctionExpression", "ClassMethod", "Constructor"])
-
-interface LongFunction { readonly file: string; readonly line: number; readonly lines: number }
-
-/** Every function longer than `limit` lines in one file. swc's spans are byte offsets that grow from parse
- * to parse, so the file is parsed behind a leading `;` whose own span gives the base. */
-const longFunctions = (path: string, limit: number): Array<LongFunction> => {
-  const source = ";" + readFileSync(path, "utf8").replace(/^#!/u, "//")
-  const bytes = Buffer.from(source)
-  const lineStarts = [0]
-  for (let i = 0; i < bytes.length; i++) if (bytes[i] === 10) lineStarts.push(i + 1)
-  const lineOf = (offset: number) => {
-    let lo = 0
-    let hi = lineStarts.length - 1
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1
-      if (lineStarts[mid]! <= offset) lo = mid
-      else hi = mid - 1
-    }
-    return lo + 1
-  }
-  const ast = parseSync(source, { syntax: "typescript", comments: false })
-  const base = ast.span.start
-  const found: Array<LongFunction> = []
-  const visit = (node: unknown): void => {
-    if (Array.isArray(node)) return node.forEach(visit)
-    if (node === null || typeof node !== "object") return
-    const record = node as { type?: string; span?: { start: number; end: number } }
-    if (record.type !== undefined && functionKinds.has(record.type) && record.span !== undefined) {
-      const first = lineOf(record.span.start - base)
-      const lines = lineOf(record.span.end - base) - first + 1
-      if (lines > limit) found.push({ file: relative(repo, path), line: first, lines })
-    }
-    for (const value of Object.values(record)) if (typeof value === "object") visit(value)
-  }
-  visit(ast.body)
-  return found
-}
 
 const payloadCast = /\b(payload|metadata|body)\b.*\bas\s+(?!const\b)[A-Z{]|\bas\s+(?!const\b)[A-Z{][^\n]*\b(payload|metadata)\b/u
 const payloadCasts = (paths: ReadonlyArray<string>) =>
@@ -105,7 +66,7 @@ const product = [...filesUnder("src", isProductSource), ...filesUnder("adapters"
 const tests = [...filesUnder("test", isTestSource), ...filesUnder("src", (p) => p.endsWith(".test.ts")), ...filesUnder("adapters", (p) => p.endsWith(".test.ts"))]
   .filter((path) => !path.includes("/test/support/sleep.ts"))
 
-const long = product.flatMap((path) => longFunctions(path, 60)).sort((a, b) => b.lines - a.lines)
+const long = product.flatMap((path) => longFunctions(repo, path, 60)).sort((a, b) => b.lines - a.lines)
 const casts = payloadCasts(product)
 const circles = folderCircles()
 const sleeps = testSleeps(tests)
