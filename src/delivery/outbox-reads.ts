@@ -26,13 +26,34 @@ const collect = (rows: () => Iterable<unknown>, limit: number): Decoded => {
   return decoded
 }
 
-/** The items' queries: rows decoded into items, malformed ones reported and left where they are. */
-export const makeReads = (sql: OutboxStatements, file: string) => {
-  const read = readingFrom(file)
+/** For each lane its oldest pending item; a malformed head is passed over for the next readable item of its lane. */
+const headsOf = (sql: OutboxStatements): Decoded => {
+  const decoded: Decoded = { items: [], malformed: [] }
+  for (const row of sql.heads.all()) {
+    const head = decodeItem(row)
+    if (Result.isSuccess(head)) {
+      decoded.items.push(head.success)
+      continue
+    }
+    decoded.malformed.push(head.failure)
+    const lane = decodeLane(row)
+    if (Option.isNone(lane)) continue
+    const next = laneFrom(sql, lane.value.place, lane.value.kind, lane.value.id, 1)
+    decoded.items.push(...next.items)
+    decoded.malformed.push(...next.malformed)
+  }
+  // A lane's next readable item can be newer than other lanes' heads.
+  decoded.items.sort((a, b) => a.id - b.id)
+  return decoded
+}
 
-  // Once per item: the scheduler reads the heads at every wake, and the row stays until someone acts.
+const laneFrom = (sql: OutboxStatements, place: string, kind: ItemKind, after: number, limit: number) =>
+  collect(() => sql.pending.iterate({ place, kind, after }), limit)
+
+/** Logs each malformed item once: the scheduler reads the heads at every wake, and the row stays until someone acts. */
+const malformedReporter = (file: string) => {
   const reported = new Set<number | null>()
-  const report = (malformed: ReadonlyArray<MalformedItem>) =>
+  return (malformed: ReadonlyArray<MalformedItem>) =>
     Effect.forEach(malformed, (item) => {
       if (reported.has(item.id)) return Effect.void
       reported.add(item.id)
@@ -40,36 +61,19 @@ export const makeReads = (sql: OutboxStatements, file: string) => {
         `outbox ${file}: ${item.message}; it is left in the file as it is and passed over: a pending one is not sent, the items after it are`
       )
     }, { discard: true })
+}
+
+/** The items' queries: rows decoded into items, malformed ones reported and left where they are. */
+export const makeReads = (sql: OutboxStatements, file: string) => {
+  const read = readingFrom(file)
+  const report = malformedReporter(file)
   const many = (run: () => Decoded) => Effect.flatMap(read(run), ({ items, malformed }) => Effect.as(report(malformed), items))
 
-  const laneFrom = (place: string, kind: ItemKind, after: number, limit: number) =>
-    collect(() => sql.pending.iterate({ place, kind, after }), limit)
-
-  const heads = (): Decoded => {
-    const decoded: Decoded = { items: [], malformed: [] }
-    for (const row of sql.heads.all()) {
-      const head = decodeItem(row)
-      if (Result.isSuccess(head)) {
-        decoded.items.push(head.success)
-        continue
-      }
-      decoded.malformed.push(head.failure)
-      const lane = decodeLane(row)
-      if (Option.isNone(lane)) continue
-      const next = laneFrom(lane.value.place, lane.value.kind, lane.value.id, 1)
-      decoded.items.push(...next.items)
-      decoded.malformed.push(...next.malformed)
-    }
-    // A lane's next readable item can be newer than other lanes' heads.
-    decoded.items.sort((a, b) => a.id - b.id)
-    return decoded
-  }
-
   return {
-    heads: many(heads).pipe(Effect.withSpan("Outbox.heads")),
+    heads: many(() => headsOf(sql)).pipe(Effect.withSpan("Outbox.heads")),
     // A lane's rows are all of its kind (the query asks for it): the filter only says so to the compiler.
     pending: <K extends ItemKind>(place: string, kind: K, limit: number): Effect.Effect<ReadonlyArray<KindItem<K>>, OutboxReadError> =>
-      many(() => laneFrom(place, kind, 0, limit)).pipe(Effect.map(Arr.filter(isKind(kind))), Effect.withSpan("Outbox.pending")),
+      many(() => laneFrom(sql, place, kind, 0, limit)).pipe(Effect.map(Arr.filter(isKind(kind))), Effect.withSpan("Outbox.pending")),
     // Asked for by id, a malformed item is an error: there is no other item to give instead.
     get: Effect.fn("Outbox.get")(function*(id: number) {
       const row = yield* read(() => sql.byId.get({ id }))
