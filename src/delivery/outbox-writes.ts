@@ -17,33 +17,23 @@ const storedResult = (result: unknown) => (result === undefined || result === nu
 // A throw inside a write fails it, and rolls back the transaction it is in.
 const itemOf = (row: unknown): OutboxItem => Result.getOrThrowWith(decodeItem(row), (malformed) => new Error(malformed.message))
 
-/** The outbox's writes: appends and settlements, each one commit (see outbox-commits.ts). */
-export const makeWrites = (
-  db: DatabaseSync,
-  sql: OutboxStatements,
-  { write }: Commits,
-  /** See OutboxOptions.followUps. */
-  firstReadAfterMs: number | undefined
-) => {
-  const followUp = followUpOnSettle(sql, firstReadAfterMs)
-  // Settling an item that is not there is a caller bug worth surfacing, not a silent no-op.
-  const update = (id: number, run: () => { readonly changes: number | bigint }) =>
-    write(() => {
-      if (Number(run().changes) === 0) throw new Error(`there is no item ${id} in the outbox`)
-    }, () => [id])
+type Write = Commits["write"]
 
-  const insert = (input: AppendInput): OutboxItem => {
-    const dedupeKey = input.dedupeKey ?? null
-    // Looked up first rather than ON CONFLICT: a duplicate must not even advance the id sequence.
-    const existing = dedupeKey === null ? undefined : sql.byDedupeKey.get({ dedupeKey })
-    if (existing !== undefined) return itemOf(existing)
-    const item = inserted(input)
-    if (input.pressIdentity !== undefined) {
-      sql.identityStore.run({ ...input.pressIdentity, itemId: item.id, seenAt: input.createdAt })
-    }
-    return item
+/** One commit, one fsync; a throw rolls every statement back. */
+const transactionOn = (db: DatabaseSync) => <A>(run: () => A): A => {
+  db.exec("BEGIN IMMEDIATE")
+  try {
+    const result = run()
+    db.exec("COMMIT")
+    return result
+  } catch (cause) {
+    if (db.isTransaction) db.exec("ROLLBACK")
+    throw cause
   }
+}
 
+/** Stores an item (inside a write), or finds the one its dedupe key already stored. */
+const inserting = (sql: OutboxStatements) => {
   const inserted = (input: AppendInput): OutboxItem => {
     const dedupeKey = input.dedupeKey ?? null
     // Refused before it is stored: a row that cannot be read back would never be sent.
@@ -62,35 +52,23 @@ export const makeWrites = (
     if (row === undefined) throw new Error("the database returned no row for the appended item")
     return itemOf(row)
   }
-
-  // One commit, one fsync; a throw rolls every statement back.
-  const transaction = <A>(run: () => A): A => {
-    db.exec("BEGIN IMMEDIATE")
-    try {
-      const result = run()
-      db.exec("COMMIT")
-      return result
-    } catch (cause) {
-      if (db.isTransaction) db.exec("ROLLBACK")
-      throw cause
+  return (input: AppendInput): OutboxItem => {
+    const dedupeKey = input.dedupeKey ?? null
+    // Looked up first rather than ON CONFLICT: a duplicate must not even advance the id sequence.
+    const existing = dedupeKey === null ? undefined : sql.byDedupeKey.get({ dedupeKey })
+    if (existing !== undefined) return itemOf(existing)
+    const item = inserted(input)
+    if (input.pressIdentity !== undefined) {
+      sql.identityStore.run({ ...input.pressIdentity, itemId: item.id, seenAt: input.createdAt })
     }
+    return item
   }
+}
 
-  // A click answered with a moment starts its follow-up in the same commit: a kill between the
-  // two could otherwise leave a delivered click nobody follows.
-  const settle = (state: ItemState) => (id: number, lastError: string | null, result: unknown) =>
-    Effect.flatMap(Clock.currentTimeMillis, (settledAt) =>
-      update(id, () =>
-        transaction(() => {
-          const done = sql.settle.run({ id, state, lastError, result: storedResult(result), settledAt })
-          if (Number(done.changes) > 0) followUp(id, result, settledAt)
-          return done
-        })
-      ))
-  const toDelivered = settle("delivered")
-  const toWarning = settle("warning")
-  const toDead = settle("dead")
-
+/** The appends: one item, several together, or one that replaces unsent items (merged into it). */
+const makeAppends = (db: DatabaseSync, sql: OutboxStatements, write: Write) => {
+  const transaction = transactionOn(db)
+  const insert = inserting(sql)
   return {
     append: Effect.fn("Outbox.append")((input: AppendInput) =>
       // With a press identity, the item and the identity are stored together or not at all.
@@ -118,7 +96,36 @@ export const makeWrites = (
           )
           return { item, merged }
         }), (done) => [done.item.id, ...done.merged], { append: true })
-    }),
+    })
+  }
+}
+
+/** Settling an item that is not there is a caller bug worth surfacing, not a silent no-op. */
+const updating = (write: Write) => (id: number, run: () => { readonly changes: number | bigint }) =>
+  write(() => {
+    if (Number(run().changes) === 0) throw new Error(`there is no item ${id} in the outbox`)
+  }, () => [id])
+
+/** The settlements of an attempt: delivered, warning, dead, missed. */
+const makeSettlements = (db: DatabaseSync, sql: OutboxStatements, write: Write, firstReadAfterMs: number | undefined) => {
+  const transaction = transactionOn(db)
+  const followUp = followUpOnSettle(sql, firstReadAfterMs)
+  const update = updating(write)
+  // A click answered with a moment starts its follow-up in the same commit: a kill between the
+  // two could otherwise leave a delivered click nobody follows.
+  const settle = (state: ItemState) => (id: number, lastError: string | null, result: unknown) =>
+    Effect.flatMap(Clock.currentTimeMillis, (settledAt) =>
+      update(id, () =>
+        transaction(() => {
+          const done = sql.settle.run({ id, state, lastError, result: storedResult(result), settledAt })
+          if (Number(done.changes) > 0) followUp(id, result, settledAt)
+          return done
+        })
+      ))
+  const toDelivered = settle("delivered")
+  const toWarning = settle("warning")
+  const toDead = settle("dead")
+  return {
     markDelivered: Effect.fn("Outbox.markDelivered")((id: number, result: unknown) => toDelivered(id, null, result)),
     markWarning: Effect.fn("Outbox.markWarning")((id: number, warning: string, result?: unknown) =>
       toWarning(id, warning, result)
@@ -134,7 +141,15 @@ export const makeWrites = (
           return done
         })
       )
-    }),
+    })
+  }
+}
+
+/** What happens to an item between its attempts (deferred, in doubt, its event), and pruning the settled. */
+const makeMarks = (db: DatabaseSync, sql: OutboxStatements, write: Write) => {
+  const transaction = transactionOn(db)
+  const update = updating(write)
+  return {
     reschedule: Effect.fn("Outbox.reschedule")((id: number, error: string, notBefore: number, inDoubt = false) =>
       update(id, () => sql.reschedule.run({ id, lastError: error, notBefore, inDoubt: inDoubt ? 1 : 0 }))
     ),
@@ -160,3 +175,16 @@ export const makeWrites = (
     )
   }
 }
+
+/** The outbox's writes: appends, settlements and marks, each one commit (see outbox-commits.ts). */
+export const makeWrites = (
+  db: DatabaseSync,
+  sql: OutboxStatements,
+  { write }: Commits,
+  /** See OutboxOptions.followUps. */
+  firstReadAfterMs: number | undefined
+) => ({
+  ...makeAppends(db, sql, write),
+  ...makeSettlements(db, sql, write, firstReadAfterMs),
+  ...makeMarks(db, sql, write)
+})
