@@ -106,7 +106,7 @@ export class ItemLog {
     return followUp
   }
 
-  /** Newest click first, as `Outbox.followUpsOf` answers. */
+  /** Newest click first, as `ClipFollowUps.followUpsOf` answers. */
   followUps(): Array<FollowUp> {
     return [...this.follows.values()].sort((a, b) => b.clickId - a.clickId)
   }

@@ -13,7 +13,7 @@ import { type Route, routesFor } from "./button-routes.ts"
 export interface PressArrival {
   /** The broker redelivers the message until it is acknowledged: the press is retried until stored. */
   readonly redeliverable: boolean
-  /** The broker message's identity, stored with the item (see Outbox.storedFrom). */
+  /** The broker message's identity, stored with the item (see PressIdentities.storedFrom). */
   readonly receivedAs?: string | undefined
   readonly late?: LatePress | undefined
 }

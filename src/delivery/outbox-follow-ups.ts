@@ -110,13 +110,13 @@ export const makeFollowUps = (sql: OutboxStatements, file: string, { write }: Co
       }))
     ),
     /** A read that settled nothing: when to read next, and why it failed if it did. */
-    followUpRead: Effect.fn("Outbox.followUpRead")((clickId: number, nextReadAt: number, lastError?: string) =>
+    followUpRead: Effect.fn("ClipFollowUps.followUpRead")((clickId: number, nextReadAt: number, lastError?: string) =>
       write(() => {
         sql.followUpRead.run({ clickId, nextReadAt, lastError: lastError ?? null })
       }, () => [])
     ),
     /** The follow-up's outcome; false when it was settled already (an undo's deletion came first). */
-    settleFollowUp: Effect.fn("Outbox.settleFollowUp")(function*(
+    settleFollowUp: Effect.fn("ClipFollowUps.settleFollowUp")(function*(
       clickId: number,
       outcome: ClipOutcome,
       detail: ClipDetail,

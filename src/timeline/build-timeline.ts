@@ -13,7 +13,7 @@ export interface TimelineInput {
   readonly event: { readonly key: string | null; readonly homeTeam: string | null; readonly awayTeam: string | null } | null
   /** The place's recent outbox items, in any order (`Outbox.recent` gives them newest first). */
   readonly recent: ReadonlyArray<OutboxItem>
-  /** The place's follow-ups (`Outbox.followUpsOf`): what became of the clips of its accepted clicks. */
+  /** The place's follow-ups (`ClipFollowUps.followUpsOf`): what became of the clips of its accepted clicks. */
   readonly followUps: ReadonlyArray<FollowUp>
 }
 
