@@ -5,7 +5,7 @@ import type { ClickBody, ScoreEntry } from "../../src/delivery/item-payloads.ts"
 /** What a test may set of an item besides its kind and payload. */
 type More = Partial<Omit<ItemOf<"score">, "kind" | "payload">>
 
-/** Outbox items as `Outbox.recent` returns them, and their follow-ups, made by hand: ids in creation order. */
+/** Outbox items as `OutboxItems.recent` returns them, and their follow-ups, made by hand: ids in creation order. */
 export class ItemLog {
   private readonly items: Array<OutboxItem> = []
   private readonly follows = new Map<number, FollowUp>()
@@ -111,7 +111,7 @@ export class ItemLog {
     return [...this.follows.values()].sort((a, b) => b.clickId - a.clickId)
   }
 
-  /** Newest first, as `Outbox.recent` answers. */
+  /** Newest first, as `OutboxItems.recent` answers. */
   recent(): Array<OutboxItem> {
     return [...this.items].reverse()
   }
