@@ -9,6 +9,18 @@ import { scoreStateOf } from "../highlights/score-state.ts"
 import { BridgeEvents } from "../bus/bridge-events.ts"
 import { ScoreChange, scoreFingerprint } from "./score-change.ts"
 
+/** The rules' judge of the place's score changes, primed with the last entry stored; none without rules. */
+const momentsFor = (sport: string, autos: AutoHighlightSettings | undefined, lastEntry: ScoreEntry | undefined) =>
+  autos === undefined || autos.rules.length === 0
+    ? undefined
+    : new ScoreMoments(sport, autos.rules, lastEntry === undefined ? undefined : scoreStateOf(sport, lastEntry))
+
+const logQueued = (place: string, stored: ReadonlyArray<OutboxItem>) =>
+  Effect.forEach(stored, (item) =>
+    item.kind === "click"
+      ? Effect.logInfo(`${place}: ${item.payload.metadata.rule ?? "auto"} auto-highlight #${item.id} queued`)
+      : Effect.void, { discard: true })
+
 /**
  * Where a place's settled score changes go: the outbox, each entry with the auto-highlights its
  * rules choose in the same transaction (a crash keeps both or neither), stamped with the event
@@ -22,17 +34,9 @@ export const makeEntryStore = Effect.fnUntraced(function*(place: string, sport: 
   const last = yield* outbox.lastOf(place, "score")
   let lastEntry = Option.match(last, { onNone: () => undefined, onSome: (item) => item.payload })
   const change = new ScoreChange(lastEntry)
-  const moments = autos === undefined || autos.rules.length === 0
-    ? undefined
-    : new ScoreMoments(sport, autos.rules, lastEntry === undefined ? undefined : scoreStateOf(sport, lastEntry))
+  const moments = momentsFor(sport, autos, lastEntry)
   // The reading each candidate entry came from (by score), for what only readings show: who serves, padel's sets.
   const readingOf = new Map<string, Reading>()
-
-  const logQueued = (stored: ReadonlyArray<OutboxItem>) =>
-    Effect.forEach(stored, (item) =>
-      item.kind === "click"
-        ? Effect.logInfo(`${place}: ${String(item.payload.metadata.rule)} auto-highlight #${item.id} queued`)
-        : Effect.void, { discard: true })
 
   // Only a broker message waits for the disk (it is acknowledged after); a serial line's entry
   // goes on at the commit, and the scheduler sends it once it is on disk.
@@ -49,7 +53,7 @@ export const makeEntryStore = Effect.fnUntraced(function*(place: string, sport: 
     lastEntry = entry
     readingOf.delete(scoreFingerprint(entry))
     yield* bus.publish({ _tag: "Entry", place, itemId: item!.id, entry })
-    yield* logQueued(made)
+    yield* logQueued(place, made)
   })
 
   // A countdown reaching zero ends a period with no score change: its highlight is stored alone.
@@ -58,8 +62,8 @@ export const makeEntryStore = Effect.fnUntraced(function*(place: string, sport: 
     if (highlights.length === 0) return
     const clicks = yield* autoHighlightItems(place, autos!, highlights, lastEntry)
     if (clicks.length === 0) return
-    yield* logQueued(yield* outbox.appendAll(clicks, { wait: redeliverable ? "disk" : "commit" }))
-  }, (effect) => Effect.catch(effect, (e) => Effect.logError(`${place}: period-end auto-highlight NOT stored: ${String(e)}`)))
+    yield* logQueued(place, yield* outbox.appendAll(clicks, { wait: redeliverable ? "disk" : "commit" }))
+  }, (effect) => Effect.catch(effect, (e) => Effect.logError(`${place}: period-end auto-highlight NOT stored: ${e.message}`)))
 
   return {
     /** What the next reading's entry is compared with: the last one stored. */
