@@ -1,12 +1,10 @@
 import { Context, type Effect } from "effect"
-import type { OutboxReadError, OutboxWriteError } from "./outbox-errors.ts"
+import type { OutboxStorageError, OutboxWriteError } from "./outbox-errors.ts"
 import type { OutboxItem } from "./outbox.ts"
 import type { Outcome } from "../domain/outcome.ts"
 
-/** The outbox could not be read or written during a delivery: the scheduler decides what then (scheduler.ts). */
-export type StorageError = OutboxReadError | OutboxWriteError
-
-export const isStorageError = (error: { readonly _tag: string }): error is StorageError =>
+/** Whether a delivery's failure is the outbox's (read or write): the scheduler decides what then (scheduler.ts). */
+export const isStorageError = (error: { readonly _tag: string }): error is OutboxStorageError =>
   error._tag === "OutboxReadError" || error._tag === "OutboxWriteError"
 
 /** The rate slot the scheduler granted to one request of a delivery. The scheduler takes it and settles it. */
@@ -29,15 +27,15 @@ export type Step =
   | { readonly _tag: "Settled"; readonly outcome: Outcome }
   | {
     readonly _tag: "NextRequest"
-    readonly mark: Effect.Effect<string | undefined, StorageError>
-    readonly send: (slot: Slot) => Effect.Effect<Step, StorageError>
+    readonly mark: Effect.Effect<string | undefined, OutboxStorageError>
+    readonly send: (slot: Slot) => Effect.Effect<Step, OutboxStorageError>
   }
 
 export const Step = {
   settled: (outcome: Outcome): Step => ({ _tag: "Settled", outcome }),
   nextRequest: (
-    mark: Effect.Effect<string | undefined, StorageError>,
-    send: (slot: Slot) => Effect.Effect<Step, StorageError>
+    mark: Effect.Effect<string | undefined, OutboxStorageError>,
+    send: (slot: Slot) => Effect.Effect<Step, OutboxStorageError>
   ): Step => ({ _tag: "NextRequest", mark, send })
 }
 
@@ -55,7 +53,7 @@ export class Deliverer extends Context.Service<Deliverer, {
    */
   markBeforeSlot(item: OutboxItem): Effect.Effect<string | undefined, OutboxWriteError>
   /** The delivery's first request, in the slot the scheduler granted. */
-  deliver(item: OutboxItem, slot: Slot): Effect.Effect<Step, StorageError>
+  deliver(item: OutboxItem, slot: Slot): Effect.Effect<Step, OutboxStorageError>
   /** A cheap authenticated call that proves the token works again after a 401. */
   readonly probe: Effect.Effect<boolean>
 }>()("scorebridge/delivery/Deliverer") {}

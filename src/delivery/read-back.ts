@@ -1,7 +1,8 @@
 import { Effect, Option } from "effect"
 import { Outcome } from "../domain/outcome.ts"
 import type { ServiceError } from "../service/errors.ts"
-import { type Slot, type StorageError, Step } from "./deliverer.ts"
+import { type Slot, Step } from "./deliverer.ts"
+import type { OutboxStorageError } from "./outbox-errors.ts"
 import type { DeliveryParts } from "./delivery-parts.ts"
 import type { OutboxItem } from "./outbox.ts"
 import { reconcile } from "./reconcile.ts"
@@ -14,7 +15,7 @@ import { settleServiceErrors, stillInDoubt } from "./service-outcome.ts"
  */
 export const makeReadBack = (
   { client, events, marks }: DeliveryParts,
-  resend: (item: OutboxItem, slot: Slot) => Effect.Effect<Step, StorageError>
+  resend: (item: OutboxItem, slot: Slot) => Effect.Effect<Step, OutboxStorageError>
 ) => {
   /**
    * The event an in-doubt item would be in: where it was sent, else where it was captured, else
@@ -44,7 +45,7 @@ export const makeReadBack = (
     return Step.nextRequest(marks.beforeSlot(item), (slot) => resend(item, slot))
   })
 
-  return (item: OutboxItem): Effect.Effect<Step, StorageError> =>
+  return (item: OutboxItem): Effect.Effect<Step, OutboxStorageError> =>
     Effect.gen(function*() {
       const doubt = yield* eventOfDoubt(item)
       if (!doubt.lookedUp || doubt.eventKey === null) return yield* readBack(item, doubt.eventKey)

@@ -4,7 +4,8 @@ import { ServiceClient } from "../service/client.ts"
 import { makeClickDelivery } from "./deliver-click.ts"
 import { makeScoreDelivery } from "./deliver-score.ts"
 import { makeUndoDelivery } from "./deliver-undo.ts"
-import { Deliverer, type Slot, type StorageError, Step } from "./deliverer.ts"
+import { Deliverer, type Slot, Step } from "./deliverer.ts"
+import type { OutboxStorageError } from "./outbox-errors.ts"
 import type { DeliveryParts } from "./delivery-parts.ts"
 import { makeInDoubtMarks } from "./in-doubt-marks.ts"
 import { type OutboxItem, OutboxItems } from "./outbox.ts"
@@ -24,7 +25,7 @@ const sendByKind = (parts: DeliveryParts) => {
   const score = makeScoreDelivery(parts)
   const click = makeClickDelivery(parts)
   const undo = makeUndoDelivery(parts)
-  return (item: OutboxItem, slot: Slot): Effect.Effect<Step, StorageError> =>
+  return (item: OutboxItem, slot: Slot): Effect.Effect<Step, OutboxStorageError> =>
     (item.kind === "score"
       ? Effect.map(score(item, slot), Step.settled)
       : item.kind === "undo"

@@ -1,7 +1,8 @@
 import { Effect } from "effect"
 import { Outcome } from "../domain/outcome.ts"
 import { retryClass, type ServiceError } from "../service/errors.ts"
-import { isStorageError, type StorageError, Step } from "./deliverer.ts"
+import { isStorageError, Step } from "./deliverer.ts"
+import type { OutboxStorageError } from "./outbox-errors.ts"
 
 /** What a service error makes of the attempt, from the service's retry guidance. */
 export const outcomeOf = (error: ServiceError): Outcome => {
@@ -30,7 +31,7 @@ export const stillInDoubt = (error: ServiceError): Outcome => {
 
 /** A request's service errors settle the attempt as `toOutcome` says; the outbox's own failures stay failures. */
 export const settleServiceErrors = (toOutcome: (error: ServiceError) => Outcome) =>
-<R>(request: Effect.Effect<Step, ServiceError | StorageError, R>): Effect.Effect<Step, StorageError, R> =>
+<R>(request: Effect.Effect<Step, ServiceError | OutboxStorageError, R>): Effect.Effect<Step, OutboxStorageError, R> =>
   request.pipe(
     Effect.catchIf((error): error is ServiceError => !isStorageError(error), (error) => Effect.succeed(Step.settled(toOutcome(error))))
   )

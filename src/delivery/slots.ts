@@ -1,6 +1,7 @@
 import { Effect } from "effect"
 import type { Outcome } from "../domain/outcome.ts"
-import type { Slot, StorageError, Step } from "./deliverer.ts"
+import type { Slot, Step } from "./deliverer.ts"
+import type { OutboxStorageError } from "./outbox-errors.ts"
 import type { OutboxItem } from "./outbox.ts"
 import { type RateBudget, slotOf } from "./rate-budget.ts"
 
@@ -16,9 +17,9 @@ export const makeRequestsInSlots = (budget: SlotBudget) => {
   const slot = (markedFor: string | undefined): Slot => ({ markedFor, leaving: budget.sending })
   return Effect.fnUntraced(function*(
     item: OutboxItem,
-    first: (slot: Slot) => Effect.Effect<Step, StorageError>,
+    first: (slot: Slot) => Effect.Effect<Step, OutboxStorageError>,
     markedFor: string | undefined
-  ): Effect.fn.Return<Outcome, StorageError> {
+  ): Effect.fn.Return<Outcome, OutboxStorageError> {
     let step = yield* first(slot(markedFor)).pipe(Effect.ensuring(budget.finished))
     while (step._tag === "NextRequest") {
       const marked = yield* step.mark

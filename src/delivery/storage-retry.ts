@@ -1,5 +1,5 @@
 import { Effect, Schedule } from "effect"
-import type { StorageError } from "./deliverer.ts"
+import type { OutboxStorageError } from "./outbox-errors.ts"
 import type { OutboxItem } from "./outbox.ts"
 
 /**
@@ -17,7 +17,7 @@ export const storageRetry = Schedule.min([Schedule.exponential("1 second"), Sche
  */
 export const retryOnStorageFailure = <R>(
   item: OutboxItem,
-  delivery: Effect.Effect<void, StorageError, R>,
+  delivery: Effect.Effect<void, OutboxStorageError, R>,
   diskFailed: () => boolean
 ): Effect.Effect<void, never, R> =>
   delivery.pipe(
