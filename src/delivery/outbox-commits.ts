@@ -1,4 +1,4 @@
-import { Deferred, Effect } from "effect"
+import { Clock, Deferred, Effect, FiberSet } from "effect"
 import { Checkpointer } from "./checkpointer.ts"
 import { GroupCommit } from "./group-commit.ts"
 import type { OutboxDisk } from "./outbox-disk.ts"
@@ -25,8 +25,11 @@ export interface CheckpointWhen {
  */
 const makeSyncing = Effect.fnUntraced(function*(disk: OutboxDisk, checkpointWhen: CheckpointWhen) {
   const { file, db } = disk
-  // The fsyncs end on libuv's callbacks, outside any fiber: their warnings go to the daemon's logger.
-  const logWith = Effect.runForkWith(yield* Effect.context<never>())
+  // The fsyncs end on libuv's callbacks, outside any fiber: their warnings go to the daemon's logger,
+  // in fibers of this scope (closing the outbox interrupts a warning still being written), and their
+  // times come from the clock the rest of the outbox reads.
+  const logWith = yield* FiberSet.makeRuntime<never, void, never>()
+  const clock = yield* Clock.Clock
   const slowSync = slowSyncReporter(file)
   const slowCommit = slowCommitReporter(file)
   const tally = diskTally()
@@ -42,7 +45,7 @@ const makeSyncing = Effect.fnUntraced(function*(disk: OutboxDisk, checkpointWhen
     maxInFlight: fsyncsInFlight,
     onSynced: (tookMs) => {
       tally.synced(tookMs)
-      warnIfDue(slowSync(tookMs, Date.now()))
+      warnIfDue(slowSync(tookMs, clock.currentTimeMillisUnsafe()))
     },
     onDurable: (durableSeq) => {
       for (const [id, seq] of unsynced) if (seq <= durableSeq) unsynced.delete(id)
@@ -68,7 +71,7 @@ const makeSyncing = Effect.fnUntraced(function*(disk: OutboxDisk, checkpointWhen
   /** A commit has reached the kernel after `tookMs` on the event loop. */
   const committed = (tookMs: number) => {
     tally.committed(tookMs)
-    warnIfDue(slowCommit(tookMs, Date.now()))
+    warnIfDue(slowCommit(tookMs, clock.currentTimeMillisUnsafe()))
     checkpointer.noteCommit()
   }
   return { group, checkpointer, unsynced, failedDisk, tally, committed }
