@@ -23,6 +23,12 @@ export class MqttArrivals {
   #taken = 0
   #lastPacket: Packet | undefined
   #lastAt: number | undefined
+  /** The connection's clock (Effect's Clock in the daemon), which every time of its messages is read on. */
+  readonly now: () => number
+
+  constructor(now: () => number = () => Date.now()) {
+    this.now = now
+  }
 
   /** The stream mqtt.js reads instead of `socket`, a new connection's: counting starts again from its first byte. */
   watch(socket: Duplex, bufferBytes = 256 * 1024): Duplex {
@@ -31,7 +37,7 @@ export class MqttArrivals {
     this.#lastPacket = this.#lastAt = undefined
     return relay(socket, bufferBytes, (chunk) => {
       this.#read += chunk.length
-      this.#chunks.push({ end: this.#read, at: Date.now() })
+      this.#chunks.push({ end: this.#read, at: this.now() })
     })
   }
 

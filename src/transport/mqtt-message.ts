@@ -49,14 +49,14 @@ export const receiveMessages = (
   const stamp = strictlyIncreasing()
   return (packet, callback) => {
     // When its bytes came, not when mqtt.js got to it (after the previous message was stored).
-    const arrivedAt = arrivals.arrivalOf(packet) ?? Date.now()
+    const arrivedAt = arrivals.arrivalOf(packet) ?? arrivals.now()
     const wasHeld = held.arrived(arrivedAt)
     // mqtt.js gives a PUBLISH's payload as a Buffer (a string only for packets it builds itself).
     const payload = typeof packet.payload === "string" ? Buffer.from(packet.payload) : packet.payload
     const identity = Redeliveries.identity(packet.topic, payload)
     if (redeliveries.isRedelivery(packet.dup, packet.messageId, identity)) {
       report({ _tag: "redeliveryDropped", topic: packet.topic })
-      held.handled(Date.now())
+      held.handled(arrivals.now())
       return callback()
     }
     let acked = false
@@ -64,7 +64,7 @@ export const receiveMessages = (
       if (acked) return
       acked = true
       if (packet.qos > 0) redeliveries.acknowledged(packet.messageId, identity)
-      if (wasHeld !== undefined) held.handled(Date.now())
+      if (wasHeld !== undefined) held.handled(arrivals.now())
       callback()
     }
     deliver({

@@ -1,4 +1,4 @@
-import { Context, Effect, Exit, Layer, Queue, Schedule, Schema, Stream, SubscriptionRef } from "effect"
+import { Clock, Context, Effect, Exit, Layer, Queue, Schedule, Schema, Stream, SubscriptionRef } from "effect"
 import type { MqttClient } from "mqtt"
 import type { LinkState } from "../domain/received.ts"
 import { HeldMessages } from "./held-messages.ts"
@@ -74,7 +74,8 @@ const make = Effect.fnUntraced(function*(options: MqttConnectionOptions) {
     Queue.offerUnsafe(events, event)
   }
 
-  const arrivals = new MqttArrivals()
+  const clock = yield* Clock.Clock
+  const arrivals = new MqttArrivals(() => clock.currentTimeMillisUnsafe())
   const client = yield* Effect.acquireRelease(
     Effect.try({
       try: () => createClient(options, reconnectPeriod, arrivals),
@@ -120,7 +121,7 @@ const listen = (client: MqttClient, parts: {
   const { held, subscriptions, report, markFile } = parts
   client.handleMessage = receiveMessages(parts.arrivals, held, report, (message) => parts.routes.route(message))
   client.on("connect", (connack) => {
-    const now = Date.now()
+    const now = parts.arrivals.now()
     held.connected(connack.sessionPresent, now)
     // At once, not at the next tick: a run killed within seconds of connecting still leaves its mark.
     if (markFile !== undefined) writeListeningMark(markFile, now)
@@ -128,7 +129,7 @@ const listen = (client: MqttClient, parts: {
     subscriptions.connected(connack.sessionPresent)
   })
   client.on("reconnect", () => report({ _tag: "reconnecting" }))
-  client.on("packetreceive", () => held.heard(Date.now()))
+  client.on("packetreceive", () => held.heard(parts.arrivals.now()))
   client.on("close", () => {
     subscriptions.closed()
     held.dropped()
