@@ -9,7 +9,7 @@ import type { Mosquitto } from "../../scripts/support/mosquitto.ts"
 let clientCount = 0
 
 /** The daemon's side: one MqttConnection to `broker`, its logs, and the states it went through. */
-export const startDaemon = async (broker: Mosquitto, overrides: Partial<MqttConnectionOptions> = {}) => {
+export const startDaemon = async (broker: Pick<Mosquitto, "url">, overrides: Partial<MqttConnectionOptions> = {}) => {
   const logs: Array<string> = []
   const collector = Logger.make(({ message }) => logs.push(format(...(Array.isArray(message) ? message : [message]))))
   const runtime = ManagedRuntime.make(
