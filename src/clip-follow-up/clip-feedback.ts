@@ -2,7 +2,7 @@ import { Effect, Layer, Stream } from "effect"
 import type { Config } from "../config/schema.ts"
 import type { ClipSettled } from "../domain/follow-up.ts"
 import { BridgeEvents } from "../bus/bridge-events.ts"
-import { MqttConnection } from "../transport/mqtt.ts"
+import { makeAsidePublisher } from "../transport/mqtt-aside.ts"
 import { clipOutcomeText } from "./outcome-text.ts"
 
 /**
@@ -45,13 +45,12 @@ export const clipFeedbackLayer = (config: Config) => {
   ))
   if (settings.size === 0) return Layer.empty
   return Layer.effectDiscard(Effect.gen(function*() {
-    const mqtt = yield* MqttConnection
+    const publishAside = yield* makeAsidePublisher
     const events = yield* (yield* BridgeEvents).subscribe
     yield* Effect.forkScoped(events.pipe(
       Stream.runForEach((event) =>
         event._tag !== "ClipSettled" ? Effect.void : Effect.forEach(clipMessages(settings.get(event.place), event), ({ topic, payload }) =>
-          // A courtesy, as the press messages: never let a broker outage hold anything up.
-          Effect.forkDetach(mqtt.publish(topic, payload, { qos: 0 }).pipe(Effect.timeout("2 seconds"), Effect.ignore)), { discard: true })
+          publishAside(topic, payload), { discard: true })
       )
     ))
   }))

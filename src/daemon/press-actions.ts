@@ -6,7 +6,7 @@ import { OutboxHealth } from "../delivery/outbox.ts"
 import { handlePress } from "../clicks/press-handler.ts"
 import type { ButtonEvent } from "../domain/button.ts"
 import { BridgeEvents } from "../bus/bridge-events.ts"
-import { MqttConnection } from "../transport/mqtt.ts"
+import { makeAsidePublisher } from "../transport/mqtt-aside.ts"
 import { type Route, routesFor } from "./button-routes.ts"
 
 /** How a press came in, when it came in a broker message rather than from a timer's flush. */
@@ -61,7 +61,7 @@ const storeOnce = (route: Route, press: ButtonEvent, late: LatePress | undefined
 export const makePressActions = (routes: ReadonlyMap<string, ReadonlyArray<Route>>) =>
   Effect.gen(function*() {
     const bus = yield* BridgeEvents
-    const mqtt = yield* MqttConnection
+    const publishAside = yield* makeAsidePublisher
     const health = yield* OutboxHealth
     // As the scheduler does: once the disk has failed, retrying a write is pointless.
     let diskFailed = false
@@ -69,11 +69,8 @@ export const makePressActions = (routes: ReadonlyMap<string, ReadonlyArray<Route
       diskFailed = true
     })))
 
-    // Feedback is a courtesy: never let a broker outage hold up the next press.
-    const publishFeedback = (topic: string, route: Route, press: ButtonEvent, feedback: Feedback) => {
-      const message = JSON.stringify({ place: route.settings.place, gesture: press.gesture, button: press.button, pressedAt: press.pressedAt, status: feedback.status, text: feedback.text })
-      return Effect.forkDetach(mqtt.publish(topic, message, { qos: 0 }).pipe(Effect.timeout("2 seconds"), Effect.ignore))
-    }
+    const publishFeedback = (topic: string, route: Route, press: ButtonEvent, feedback: Feedback) =>
+      publishAside(topic, JSON.stringify({ place: route.settings.place, gesture: press.gesture, button: press.button, pressedAt: press.pressedAt, status: feedback.status, text: feedback.text }))
 
     /** One route of a press; true when it was a repeat of a press already handled (the device's, not a press). */
     const takeRoute = Effect.fnUntraced(function*(route: Route, press: ButtonEvent, arrival: PressArrival | undefined) {
