@@ -1,12 +1,11 @@
 import { Effect, Stream } from "effect"
-import type { MqttClient } from "mqtt"
 import { rmSync } from "node:fs"
 import { join } from "node:path"
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { MqttConnection, type MqttMessage } from "../../src/transport/mqtt.ts"
 import { eventually } from "../../scripts/support/eventually.ts"
 import { type Mosquitto, startMosquitto } from "../../scripts/support/mosquitto.ts"
-import { type Daemon, startDaemon, startPeer, text, untilSubscribed } from "./mqtt-harness.ts"
+import { type Daemon, endedAfterEach, startDaemon, startPeer, text, untilSubscribed } from "./mqtt-harness.ts"
 import { tempDir } from "../../scripts/support/temp-dir.ts"
 
 /**
@@ -26,12 +25,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true })
 })
 
-const daemons: Array<Daemon> = []
-const peers: Array<MqttClient> = []
-afterEach(async () => {
-  for (const peer of peers.splice(0)) await peer.endAsync(true)
-  for (const daemon of daemons.splice(0)) await daemon.runtime.dispose()
-})
+const { daemons, peers } = endedAfterEach()
 const daemonOf = async (...args: Parameters<typeof startDaemon> extends [unknown, ...infer Rest] ? Rest : never) => {
   const daemon = await startDaemon(broker, ...args)
   daemons.push(daemon)

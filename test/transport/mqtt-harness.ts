@@ -1,4 +1,5 @@
 import { Effect, Layer, Logger, ManagedRuntime, Stream } from "effect"
+import { afterEach } from "vitest"
 import { connectAsync, type MqttClient } from "mqtt"
 import { format } from "node:util"
 import type { LinkState } from "../../src/domain/received.ts"
@@ -55,4 +56,15 @@ export const untilSubscribed = async (peer: MqttClient, topic: string, into: Arr
     // Not there within a moment: the subscription is not in place yet, and this probe is lost.
     return eventually("the probe", arrived, { timeoutMs: 50 }).catch(() => undefined)
   })
+}
+
+/** The daemons and peers a test file starts, each ended after every test (peers first). */
+export const endedAfterEach = () => {
+  const daemons: Array<Daemon> = []
+  const peers: Array<MqttClient> = []
+  afterEach(async () => {
+    for (const peer of peers.splice(0)) await peer.endAsync(true)
+    for (const daemon of daemons.splice(0)) await daemon.runtime.dispose()
+  })
+  return { daemons, peers }
 }

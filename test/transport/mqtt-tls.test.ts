@@ -1,14 +1,14 @@
 import { Redacted } from "effect"
-import { connectAsync, type MqttClient } from "mqtt"
+import { connectAsync } from "mqtt"
 import { mkdirSync, readFileSync, rmSync } from "node:fs"
 import { join } from "node:path"
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { eventually } from "../../scripts/support/eventually.ts"
 import { freePort } from "../../scripts/support/free-port.ts"
 import { tempDir } from "../../scripts/support/temp-dir.ts"
 import { type ConfiguredMosquitto, startConfiguredMosquitto } from "../support/configured-mosquitto.ts"
 import { makeTestCa, type TestCa } from "../support/test-ca.ts"
-import { type Daemon, startDaemon, text, untilSubscribed } from "./mqtt-harness.ts"
+import { endedAfterEach, startDaemon, text, untilSubscribed } from "./mqtt-harness.ts"
 
 /**
  * mqtts:// against a real mosquitto with a TLS listener that asks for client certificates: the
@@ -48,12 +48,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true })
 })
 
-const daemons: Array<Daemon> = []
-const peers: Array<MqttClient> = []
-afterEach(async () => {
-  for (const peer of peers.splice(0)) await peer.endAsync(true)
-  for (const daemon of daemons.splice(0)) await daemon.runtime.dispose()
-})
+const { daemons, peers } = endedAfterEach()
 
 const clientTls = (name: string, authority = ca) => {
   const pair = authority.client(name)
