@@ -104,7 +104,7 @@ const tennisLayout: SportLayout = {
 }
 
 /**
- * Follows src/scoring/sport-kind.ts: only the sports the service has a
+ * Follows src/domain/sport-kind.ts: only the sports the service has a
  * set-based entry for read set fields; padel stays generic there, so here too.
  */
 export const sportLayout = (sport: string, options: DaktronicsOptions): SportLayout => {

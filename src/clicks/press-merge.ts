@@ -10,7 +10,7 @@ const near = (item: OutboxItem, at: number, withinMs: number): item is KindItem<
 
 /**
  * A press that already made a click within `withinMs` of an auto-highlight's time: the press is
- * the highlight, the rule adds nothing. `recent` newest first, as Outbox.recent returns them.
+ * the highlight, the rule adds nothing. `recent` newest first, as OutboxItems.recent returns them.
  * A press that made nothing (no event, rejected) does not count.
  */
 export const pressNear = (recent: ReadonlyArray<OutboxItem>, at: number, withinMs: number): KindItem<"click"> | undefined =>

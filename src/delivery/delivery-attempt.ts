@@ -60,7 +60,7 @@ export const untilSettled = (
 ) =>
 (item: OutboxItem) =>
   Effect.gen(function*() {
-    // An auto-highlight waits here for a press that would replace it (see Outbox.appendMerging).
+    // An auto-highlight waits here for a press that would replace it (see OutboxItems.appendMerging).
     const holdMs = item.notBefore - (yield* Clock.currentTimeMillis)
     if (holdMs > 0) yield* Effect.sleep(holdMs)
     for (let failures = 0;; failures++) {

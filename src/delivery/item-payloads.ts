@@ -48,7 +48,7 @@ export type Team = (typeof teams)[number]
 export const ClickMetadata = Schema.Struct({
   clickId: Schema.String,
   team: Schema.Literals(teams),
-  /** The button source's name, or "auto" for an auto-highlight (see highlights/auto-click.ts). */
+  /** The button source's name, or "auto" for an auto-highlight (see src/domain/click-origin.ts). */
   source: Schema.String,
   button: Schema.optionalKey(Schema.String),
   gesture: Schema.optionalKey(Schema.Literals(gestures)),

@@ -7,7 +7,7 @@ import type { Badge } from "./liveness.ts"
 import type { ErrorNote, LastEntry, LastPress } from "./place-tracker.ts"
 import type { RollbackNotice } from "./rollback-notice.ts"
 
-/** The place's newest followed click (see src/delivery/follow-up.ts). */
+/** The place's newest followed click (see src/domain/follow-up.ts). */
 export interface LastClick {
   /** The click's outbox item. */
   readonly itemId: number

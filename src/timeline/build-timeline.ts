@@ -11,7 +11,7 @@ export interface TimelineInput {
   readonly sport: string | null
   /** The place's live event as the bridge knows it: its team names are used when it is the timeline's event. */
   readonly event: { readonly key: string | null; readonly homeTeam: string | null; readonly awayTeam: string | null } | null
-  /** The place's recent outbox items, in any order (`Outbox.recent` gives them newest first). */
+  /** The place's recent outbox items, in any order (`OutboxItems.recent` gives them newest first). */
   readonly recent: ReadonlyArray<OutboxItem>
   /** The place's follow-ups (`ClipFollowUps.followUpsOf`): what became of the clips of its accepted clicks. */
   readonly followUps: ReadonlyArray<FollowUp>

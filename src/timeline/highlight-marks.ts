@@ -12,7 +12,7 @@ const madeMoment = (result: unknown) => Predicate.isObject(result) && "momentKey
 
 /**
  * What a click's settlement said beyond made or not: merged into a press (`mergedInto`, see
- * Outbox.appendMerging), or skipped without a request (`skipped`, see highlights/auto-footage.ts).
+ * OutboxItems.appendMerging), or skipped without a request (`skipped`, see delivery/auto-footage.ts).
  */
 const clickResult = (result: unknown): { readonly mergedInto?: number; readonly skipped?: boolean } =>
   Predicate.isObject(result)

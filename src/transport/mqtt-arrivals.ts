@@ -9,7 +9,7 @@ import type { Packet } from "mqtt-packet"
  * a second late on a slow card, and its highlight would start that much late.
  *
  * So the connection's bytes are read as they come (the stream handed to mqtt.js's client by its
- * stream builder, see mqtt-stream.ts), each chunk noted with its byte range and arrival time, and
+ * stream builder, see mqtt-client.ts), each chunk noted with its byte range and arrival time, and
  * handed on to mqtt.js, which takes them as before. mqtt.js takes the packets in the order of
  * their bytes and says so for each ('packetreceive'), with its length: the byte where a packet
  * ends says in which chunk it was complete, and that chunk's arrival is the packet's. Up to
