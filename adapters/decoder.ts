@@ -82,6 +82,15 @@ export interface ProtocolDefinition<Options = unknown> {
   readonly description: string
   /** A few words after the name in the config's list of protocols: "Bodet Scorepad, message 11". */
   readonly summary: string
+  /** Who makes the console, as the setup page lists makers: "Stramatel"; "Other" for a generic protocol (lines, json). */
+  readonly maker: string
+  /** The model or models under the maker, as the technician reads it on the console: "452 M". */
+  readonly model: string
+  /**
+   * How to connect it, for the technician at the console: which port, which cable, the line
+   * settings, from the adapter's README and protocol notes; what the notes do not settle is said so.
+   */
+  readonly wiring: string
   /** Serial line defaults from the controller's documentation (sniff tries the common speeds). */
   readonly serialDefaults: { readonly baudRate: number; readonly dataBits: 7 | 8; readonly parity: "none" | "even" | "odd"; readonly stopBits: 1 | 2 }
   /**

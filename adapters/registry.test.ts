@@ -15,4 +15,19 @@ describe("protocol registry", () => {
       expect(definition.recognise?.variants?.[0]?.options ?? {}, name).toEqual({})
     }
   })
+
+  it("gives each console the maker, model and wiring note the setup page lists it by", () => {
+    for (const name of protocolNames) {
+      const { maker, model, wiring, description } = protocols[name]!
+      expect(maker.trim(), name).not.toBe("")
+      expect(model.trim(), name).not.toBe("")
+      // A note the technician can act on: names a port or link and the line settings, in a few sentences.
+      expect(wiring.length, name).toBeGreaterThan(80)
+      expect(wiring.length, name).toBeLessThan(700)
+      expect(wiring, name).toMatch(/baud|8N1|TCP/u)
+      expect(wiring, name).not.toBe(description)
+    }
+    // Generic protocols are not a maker's console: they sit under one heading.
+    for (const generic of ["lines", "json"]) expect(["Other", "Any"], generic).toContain(protocols[generic]!.maker)
+  })
 })

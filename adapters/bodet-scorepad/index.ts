@@ -30,6 +30,13 @@ export const bodetScorepad: ProtocolDefinition<BodetOptions> = {
   // Not documented in what we could read; 9600 8N1 is the common default of such links (see README).
   serialDefaults: { baudRate: 9600, dataBits: 8, parity: "none", stopBits: 1 },
   summary: "Bodet Scorepad, message 11",
+  maker: "Bodet",
+  model: "Scorepad",
+  wiring: "Network (recommended): the console connects to the bridge. On the Scorepad: technician menu (code 4934) → network settings "
+    + "(a fixed address on the bridge's network) → Communication protocols → a \"Protocol TV\" protocol with the bridge's IP address "
+    + "and port 4001 → enable it; the bridge listens on that port (TCP listen 0.0.0.0:4001). Serial: the console's RJ45 output through "
+    + "Bodet's RJ45/RS-232 interface into a USB-RS-232 adapter; its speed is not documented (9600 8N1 is a guess). "
+    + "Only floorball has been seen on the wire: other sports may send other messages.",
   updates: "full",
   sports: Object.keys(regularPeriods),
   optionsSchema,

@@ -12,6 +12,11 @@ export const daktronicsRtd: ProtocolDefinition<DaktronicsOptions> = {
   name: "daktronics-rtd",
   description: "Daktronics All Sport 5000 Real Time Data (RTD) serial output",
   summary: "Daktronics All Sport 5000, RTD output on J6",
+  maker: "Daktronics",
+  model: "All Sport 5000",
+  wiring: "The console's DB-25 \"I/O port (J6)\", RS-232: it transmits on pin 2, ground is pin 7. "
+    + "A DB-25 to DB-9 cable into a USB-RS-232 adapter (FTDI). 19200 baud, 8 data bits, no parity, 1 stop bit. "
+    + "The console sends its whole state only now and then (e.g. with the clock stopped): until then the reading may stay empty.",
   serialDefaults: { baudRate: 19200, dataBits: 8, parity: "none", stopBits: 1 },
   updates: "partial",
   sports: sportCodes,

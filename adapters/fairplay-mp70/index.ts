@@ -69,6 +69,12 @@ export const fairplayMp70: ProtocolDefinition<FairPlayOptions> = {
   name: "fairplay-mp70",
   description: "Trans-Lux Fair-Play MP-70/MP-50 console, RS-232 data output (STX … ETX packets: C clock and period, H score and penalties; or the 80-byte ProLine layout)",
   summary: "Trans-Lux Fair-Play MP-70/MP-50, RS-232 data output",
+  maker: "Trans-Lux Fair-Play",
+  model: "MP-70 / MP-50",
+  wiring: "The console's DB-9 RS-232 port, not the 1/4\" phone jacks (they drive the board with Fair-Play's own signal). "
+    + "In the sport's setup answer NO to \"VIDEO CHAR?\", and each connector's MP-69/MP-70 choice must be MP-70. "
+    + "Into a USB-RS-232 adapter (FTDI): public notes disagree on the cable; start straight-through (pins 2, 3, 5) and, if nothing "
+    + "arrives, add a null-modem adapter. 9600 baud, 8 data bits, no parity, 1 stop bit, no flow control (one note reports 19200 on some firmware).",
   serialDefaults: { baudRate: 9600, dataBits: 8, parity: "none", stopBits: 1 },
   // Each packet shows what the board shows in its fields; the period of the other packet type is carried, never settled.
   updates: "full",

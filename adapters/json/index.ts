@@ -14,6 +14,10 @@ export const json: ProtocolDefinition<JsonOptions> = {
   name: "json",
   description: "JSON score documents (newline-delimited on serial, or one per MQTT message), read by configured paths",
   summary: "JSON payloads",
+  maker: "Other",
+  model: "JSON documents (custom bridge, MQTT)",
+  wiring: "Any program or device that sends one JSON document per line (serial, 9600 8N1 unless it says otherwise; TCP, UDP) "
+    + "or per MQTT message. Which path holds the home score, the guest score and the period is set in the options (fields).",
   serialDefaults: { baudRate: 9600, dataBits: 8, parity: "none", stopBits: 1 },
   updates: "full",
   sports: apiSports,

@@ -13,6 +13,11 @@ export const lines: ProtocolDefinition<LinesOptions> = {
   name: "lines",
   description: "Generic text lines (one score per line), read with a configured pattern or delimited columns",
   summary: "text lines, regex or delimiter",
+  maker: "Other",
+  model: "Line protocol (microcontroller, custom)",
+  wiring: "Any controller that writes one line of text per state (an Arduino, a PLC, a custom program): over USB serial "
+    + "(9600 8N1 unless it says otherwise, e.g. 115200), or TCP or UDP. Which column or pattern holds what is set in the options: "
+    + "the layout finder works it out from a few moments noted off the board.",
   serialDefaults: { baudRate: 9600, dataBits: 8, parity: "none", stopBits: 1 },
   updates: "full",
   sports: apiSports,

@@ -14,6 +14,12 @@ export const stramatel452m: ProtocolDefinition<StramatelOptions> = {
   name: "stramatel-452m",
   description: "Stramatel 452 M console, \"Interface TV\" output (RS-485, 54-byte frames)",
   summary: "Stramatel 452 M, Interface TV output",
+  maker: "Stramatel",
+  model: "452 M",
+  wiring: "The console's \"Interface TV\" output, RS-485, on a DIN-5 cable, into a USB-RS-485 adapter (the bridge only listens: "
+    + "Tx+ and Tx− to the adapter's D+ and D−, ground to GND; adapters name D+/D− A or B either way round, so if nothing decodes, swap them). "
+    + "The cable's colours differ between manual revisions (one: blue ground, white Tx+, yellow Tx−, red not connected): check with a meter. 19200 baud, 8 data bits, no parity, "
+    + "1 stop bit; one newer generation sends at 38400 with other sport codes (set baudRate and sportCodes).",
   serialDefaults: { baudRate: 19200, dataBits: 8, parity: "none", stopBits: 1 },
   updates: "full",
   sports: readSports,
