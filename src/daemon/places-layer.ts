@@ -11,8 +11,11 @@ import { resolvePlaceSports } from "./place-sports.ts"
 import { runScoreboard } from "../scoring/scoreboard-pipeline.ts"
 import { scoreboardChunks } from "./scoreboard-source.ts"
 
-/** Lets the demo feed a simulated console instead of a real port. */
-export type ChunkSourceOverride = (place: Place) => Stream.Stream<ReceivedChunk> | undefined
+/**
+ * Lets the demo feed a simulated console instead of a real port. It reports its link through
+ * `onState` as a port does: the status page judges the court by the same link records either way.
+ */
+export type ChunkSourceOverride = (place: Place, onState: (state: LinkState) => void) => Stream.Stream<ReceivedChunk> | undefined
 
 /** Starts one scoreboard pipeline per place that has a scoreboard. */
 export const placesLayer = (config: Config, override?: ChunkSourceOverride) =>
@@ -39,7 +42,7 @@ export const placesLayer = (config: Config, override?: ChunkSourceOverride) =>
       const publishLink = (state: LinkState) => {
         runInScope(bus.publish({ _tag: "Link", place: place.key, state }))
       }
-      const chunks = override?.(place) ?? scoreboardChunks(scoreboard, protocol, publishLink)
+      const chunks = override?.(place, publishLink) ?? scoreboardChunks(scoreboard, protocol, publishLink)
       const settleMs = scoreboard.settleMs ?? defaultSettleMs(protocol, linkTiming(scoreboard))
       yield* Effect.logInfo(
         `${place.key}: ${sport} scoreboard, protocol ${scoreboard.protocol}, ${describeLink(scoreboard)}`

@@ -1,6 +1,6 @@
 import { rmSync } from "node:fs"
 import { join } from "node:path"
-import { Console, Effect, Layer, Redacted, Schema, Stream } from "effect"
+import { Console, Effect, Layer, Option, Redacted, Schema, Stream } from "effect"
 import { Command, Flag } from "effect/cli"
 import { Config } from "../config/schema.ts"
 import { daemonLayer } from "../daemon/daemon-layer.ts"
@@ -14,9 +14,13 @@ export const demoCommand = Command.make(
   "demo",
   {
     points: Flag.Int("points").pipe(Flag.withDescription("How many tennis points to play before stopping"), Flag.withDefault(12)),
-    pointEveryMs: Flag.Int("point-every-ms").pipe(Flag.withDescription("Time between points on the simulated board"), Flag.withDefault(1500))
+    pointEveryMs: Flag.Int("point-every-ms").pipe(Flag.withDescription("Time between points on the simulated board"), Flag.withDefault(1500)),
+    statusListen: Flag.String("status-listen").pipe(
+      Flag.withDescription("host:port of the demo's status page (the daemon's default, 127.0.0.1:8370, unless given)"),
+      Flag.optional
+    )
   },
-  Effect.fn(function*({ points, pointEveryMs }) {
+  Effect.fn(function*({ points, pointEveryMs, statusListen }) {
     // Imported here, not at the top: the simulator stays out of what the daemon loads (its own
     // chunk of the bundle, scripts/build.ts).
     const [{ startSimulator }, { SimulatorControl }] = yield* Effect.promise(() =>
@@ -36,6 +40,7 @@ export const demoCommand = Command.make(
       service: { baseUrl: sim.url, token: { env: "SCOREBRIDGE_TOKEN" }, requestsPerSecond: 1 },
       stateDirectory,
       log: { level: "warn" },
+      ...(Option.isSome(statusListen) ? { status: { listen: statusListen.value } } : {}),
       places: [{ key: "court-1", name: "Centre court", sport: "tennis", scoreboard: { protocol: "lines", serial: { path: "/dev/simulated-console" }, options: simulatedTennisConsole.options } }]
     })
 
@@ -48,7 +53,6 @@ export const demoCommand = Command.make(
       ""
     ].join("\n"))
 
-    const console = simulatedTennisConsole.stream(points, pointEveryMs)
     // The opening 0–0 makes an entry too.
     const expected = points + 1
     yield* Effect.gen(function*() {
@@ -62,7 +66,9 @@ export const demoCommand = Command.make(
         Stream.takeUntil((e) => e._tag === "Settled" && ++settled >= expected),
         Stream.runDrain
       )
-    }).pipe(Effect.provide(daemonLayer(config, Redacted.make("demo-token"), { override: () => console }).pipe(
+    }).pipe(Effect.provide(daemonLayer(config, Redacted.make("demo-token"), {
+      override: (place, onState) => simulatedTennisConsole.stream(points, pointEveryMs, { target: place.scoreboard?.serial?.path ?? place.key, onState })
+    }).pipe(
       Layer.provide(pinoLoggerLayer("warn"))
     )))
 

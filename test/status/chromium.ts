@@ -17,13 +17,22 @@ if (missing) {
 /** For describe.skipIf: only ever true outside CI. */
 export const withoutChromium = missing && process.env["CI"] === undefined
 
+/** Where the browser thinks it is: a viewer's phone may be in another zone and language than the venue. */
+export interface BrowserPlace {
+  /** IANA zone, e.g. America/Los_Angeles. */
+  readonly timezoneId?: string
+  /** E.g. en-US, whose times are 12-hour. */
+  readonly locale?: string
+}
+
 /** Headless Chromium with a fresh profile (playwright passes it as --user-data-dir), closed with `res`. */
-export const launchChromium = async (res: Resources, viewport: { readonly width: number; readonly height: number }) => {
+export const launchChromium = async (res: Resources, viewport: { readonly width: number; readonly height: number }, place: BrowserPlace = {}) => {
   const context = await chromium.launchPersistentContext(tempDir("chromium", res), {
     executablePath,
     args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
     viewport,
-    deviceScaleFactor: 1
+    deviceScaleFactor: 1,
+    ...place
   })
   res.defer(() => context.close())
   return context

@@ -1,0 +1,54 @@
+import { afterAll, describe, expect, it } from "vitest"
+import { resources } from "../scoreboard/harness.ts"
+import { eventually } from "../../scripts/support/eventually.ts"
+import { freePort } from "../../scripts/support/free-port.ts"
+import { startScorebridge } from "../../scripts/support/scorebridge-process.ts"
+import { launchChromium, withoutChromium } from "../status/chromium.ts"
+
+/**
+ * `npm start` is the first thing a newcomer runs, and its status page the first page they open:
+ * while the simulated console streams and its entries are delivered, the court must read LIVE,
+ * judged from its link and readings by the same rules as a real court's.
+ */
+describe.skipIf(withoutChromium)("the demo's status page", () => {
+  const res = resources()
+  afterAll(() => res.release())
+
+  it("shows the streaming demo court LIVE, no problem, and its link UP", async () => {
+    const port = await freePort()
+    const url = `http://127.0.0.1:${port}`
+    // Enough points that the demo outlives the test; stopped by the test.
+    const demo = startScorebridge(["demo", "--points", "500", "--point-every-ms", "1000", "--status-listen", `127.0.0.1:${port}`])
+    res.defer(() => demo.stop())
+    await eventually("the demo's first entry delivered", () => (demo.stdout().includes("delivered") ? true : undefined), { timeoutMs: 20_000 })
+      .catch((error: Error) => {
+        throw new Error(`${error.message}\nstdout: ${demo.stdout().slice(-2_000)}\nstderr: ${demo.stderr().slice(-2_000)}`)
+      })
+
+    const context = await launchChromium(res, { width: 1100, height: 900 })
+    const page = await context.newPage()
+    await page.goto(`${url}/`)
+    const court = page.locator('article[data-place="court-1"]')
+    await court.locator("[data-badge]").filter({ hasText: "LIVE" }).waitFor({ timeout: 10_000 }).catch(async (error: Error) => {
+      throw new Error(`${error.message}\nthe court shows: ${await court.textContent().catch(() => "(no card)")}`)
+    })
+    expect(await court.locator(".detail").textContent()).toBe("frames arriving")
+    expect(await court.textContent()).not.toContain("not opened yet")
+    await page.locator("#overall").filter({ hasText: "ALL LIVE" }).waitFor({ timeout: 5_000 })
+    expect(await page.locator("#reasons li").count()).toBe(0)
+
+    const link = page.locator("#links tr").filter({ hasText: "scoreboard:court-1" })
+    expect(await link.locator("td").nth(1).textContent()).toBe("UP")
+    expect(await link.textContent()).toContain("/dev/simulated-console")
+    expect(await page.locator("#links").textContent()).not.toContain("NOT STARTED")
+
+    // The same truth in /status.json, which the page draws from.
+    const status = await (await fetch(`${url}/status.json`)).json() as {
+      healthy: boolean
+      links: Array<{ name: string; up: boolean; state: string }>
+    }
+    expect(status.healthy).toBe(true)
+    expect(status.links.find((l) => l.name === "scoreboard:court-1")).toMatchObject({ up: true, state: "connected" })
+    expect(demo.hasExited()).toBe(false)
+  }, 60_000)
+})
