@@ -1,0 +1,48 @@
+/**
+ * The page script's shared parts: the API call (same-origin cookie, JSON bodies, a
+ * 401 says the session ended), elements built with textContent only, 24-hour times,
+ * and the steps' order. Plain ES2020 in a String.raw template: served as /setup.js.
+ */
+export const scriptCore = String.raw`"use strict";
+const state = { config: null, consoles: [], replaces: null, base: {}, place: null, console: null, maker: null,
+  linkKind: null, link: null, options: {}, listenId: null, listenTimer: null, buttonId: null, buttonTimer: null,
+  pressed: null, buttons: [], actions: [], daemonTimer: null, lastPreview: null };
+const stepOrder = ["checks", "place", "console", "link", "listen", "buttons", "save"];
+const $ = (id) => document.getElementById(id);
+function el(tag, cls, text) { const e = document.createElement(tag); if (cls) e.className = cls; if (text !== undefined && text !== null) e.textContent = String(text); return e; }
+function clear(node) { node.replaceChildren(); return node; }
+function pad(n) { return String(n).padStart(2, "0"); }
+// The venue's 24-hour time, one style everywhere.
+function hms(at) { if (at === undefined || at === null) return ""; const d = new Date(at); if (isNaN(d.getTime())) return String(at);
+  return pad(d.getHours()) + ":" + pad(d.getMinutes()) + ":" + pad(d.getSeconds()); }
+function say(id, text, kind) { const m = $(id); m.textContent = text || ""; m.className = "message" + (kind ? " " + kind : ""); }
+function sessionEnded() { say("banner", "Your session has ended. Reload the page and log in with a new code (the setup server prints one).");
+  stopPolling(); }
+async function api(method, path, body) {
+  const init = { method: method, credentials: "same-origin", headers: { Accept: "application/json" } };
+  if (body !== undefined) { init.headers["Content-Type"] = "application/json"; init.body = JSON.stringify(body); }
+  let response;
+  try { response = await fetch(path, init); }
+  catch (e) { return { status: 0, ok: false, json: { error: "The setup server does not answer (" + e.message + "): it stops by itself after 30 minutes unused." } }; }
+  const text = await response.text(); let json = {};
+  try { json = text ? JSON.parse(text) : {}; } catch (e) { json = { error: text }; }
+  if (response.status === 401) sessionEnded();
+  return { status: response.status, ok: response.ok, json: json };
+}
+function errorOf(r) { return (r.json && r.json.error) || ("HTTP " + r.status); }
+function choice(title, small, chosen, onPick) {
+  const b = el("button", "choice" + (chosen ? " chosen" : ""), title); b.type = "button";
+  if (small) b.appendChild(el("span", "small", small));
+  b.addEventListener("click", onPick); return b;
+}
+function show(id) { const s = $("step-" + id); s.hidden = false; return s; }
+function markStep(id) {
+  const at = stepOrder.indexOf(id);
+  stepOrder.forEach((name, i) => { const s = $("step-" + name); s.classList.toggle("current", i === at); s.classList.toggle("done", i < at && !s.hidden); });
+}
+function goTo(id) { show(id); markStep(id); $("step-" + id).scrollIntoView({ block: "start", behavior: "instant" });
+  const enter = entries[id]; if (enter) enter(); }
+function summary(id, text) { $("step-" + id).querySelector("[data-summary]").textContent = text || ""; }
+const entries = {};
+function stopPolling() { stopListening(); stopButtonListening(); if (state.daemonTimer) { clearTimeout(state.daemonTimer); state.daemonTimer = null; } }
+`

@@ -1,0 +1,75 @@
+/**
+ * Step 5: a listening session on the chosen link, its light and reading polled every
+ * second; "Does the board show this?" and, when not, the layout finder on moments the
+ * technician types, its options merged once accepted and heard again.
+ */
+export const scriptListen = String.raw`
+function listenBody() { return { protocol: state.console.protocol, sport: state.place.sport, options: state.options, link: state.link }; }
+function stopListening() {
+  if (state.listenTimer) { clearTimeout(state.listenTimer); state.listenTimer = null; }
+  if (state.listenId !== null) { api("DELETE", "/api/listen/" + encodeURIComponent(state.listenId)); state.listenId = null; }
+}
+async function startListening() {
+  stopListening(); showLight({ light: "DISCONNECTED", detail: "opening " + linkText(state.link) + "…", reading: null });
+  say("listen-message", "");
+  const r = await api("POST", "/api/listen", listenBody());
+  if (!r.ok) { say("listen-message", errorOf(r), ""); return; }
+  state.listenId = r.json.id; pollListening();
+}
+function showLight(s) {
+  const badge = $("listen-badge"); badge.textContent = s.light; badge.className = "badge " + s.light.replace(" ", "");
+  $("listen-detail").textContent = s.detail || "";
+  $("listen-reading").textContent = s.reading ? s.reading.text : "";
+  $("listen-counts").textContent = s.bytes === undefined ? "" : s.bytes + " bytes · " + s.frames + " frames · " + s.badFrames + " bad" + (s.since ? " · since " + hms(s.since) : "");
+}
+async function pollListening() {
+  const id = state.listenId; if (id === null) return;
+  const r = await api("GET", "/api/listen/" + encodeURIComponent(id));
+  if (id !== state.listenId) return;
+  if (!r.ok) { say("listen-message", errorOf(r) + " Listen again to reopen it.", ""); state.listenId = null; return; }
+  showLight(r.json);
+  state.listenTimer = setTimeout(pollListening, 1000);
+}
+function boardYes() {
+  const reading = $("listen-reading").textContent;
+  summary("listen", reading ? "The board showed " + reading + "." : "");
+  stopListening(); goTo("buttons");
+}
+function boardNo() { $("finder").hidden = false; $("moment-home").focus(); say("finder-message", ""); }
+function notedText() {
+  const parts = [["home", "moment-home"], ["guest", "moment-guest"], ["period", "moment-period"], ["clock", "moment-clock"]]
+    .map((p) => [p[0], $(p[1]).value.trim()]).filter((p) => p[1] !== "");
+  return parts.map((p) => p[0] + " " + p[1]).join(" ");
+}
+async function noteMoment() {
+  if (state.listenId === null) { say("finder-message", "Not listening: Listen again first.", ""); return; }
+  const noted = notedText(); if (!noted) { say("finder-message", "Type what the board shows first.", ""); return; }
+  const r = await api("POST", "/api/listen/" + encodeURIComponent(state.listenId) + "/moments", { noted: noted });
+  if (!r.ok) { say("finder-message", errorOf(r), ""); return; }
+  const list = clear($("moments"));
+  r.json.moments.forEach((m, i) => list.appendChild(el("li", null, "Moment " + (i + 1) + ": " + momentText(m))));
+  say("finder-message", "Noted at " + hms(Date.now()) + ". Note another once the board has changed, then Find the layout.", "info");
+}
+function momentText(m) { if (typeof m === "string") return m; const at = m.at === undefined ? "" : hms(m.at) + " — ";
+  return at + (m.text || m.described || m.noted || Object.keys(m.values || m).filter((k) => k !== "at").map((k) => k + " " + (m.values || m)[k]).join(", ")); }
+async function findLayout() {
+  if (state.listenId === null) { say("finder-message", "Not listening: Listen again first.", ""); return; }
+  say("finder-message", "Looking for the fields…", "info"); $("layout-accept").hidden = true;
+  const r = await api("POST", "/api/listen/" + encodeURIComponent(state.listenId) + "/layout");
+  if (!r.ok) { say("finder-message", errorOf(r), ""); return; }
+  const lines = clear($("finder-lines")); (r.json.lines || []).forEach((l) => lines.appendChild(el("li", null, l)));
+  const words = { found: ["Found: the settings below read the board as you noted it.", "good"],
+    ambiguous: ["More than one layout fits: note another moment where the numbers differ, then Find again.", ""],
+    "not-found": ["No layout reads the board as noted: check the moments, or the console and its link.", ""] };
+  const w = words[r.json.outcome] || [r.json.outcome, ""]; say("finder-message", w[0], w[1]);
+  state.found = r.json.outcome === "found" ? r.json.options : null;
+  $("layout-accept").hidden = state.found === null;
+}
+function acceptLayout() {
+  state.options = Object.assign({}, state.options, state.found); state.found = null;
+  $("layout-accept").hidden = true; clear($("moments")); clear($("finder-lines")); $("finder").hidden = true;
+  say("listen-message", "Listening again with the settings found: check the board once more.", "info");
+  startListening();
+}
+entries.listen = startListening;
+`

@@ -1,0 +1,77 @@
+/**
+ * Step 7 and the court list: the place as it will be saved (an edited place keeps what
+ * the page does not touch), the diff and its problems, the save (a file changed
+ * meanwhile is refused, not overwritten), then the daemon's light and first delivered
+ * entry for the court, polled.
+ */
+export const scriptSave = String.raw`
+const linkKeys = ["serial", "tcp", "udp", "mqtt"];
+function buildScoreboard() {
+  const board = Object.assign({}, state.base.scoreboard || {}); linkKeys.forEach((k) => delete board[k]);
+  board.protocol = state.console.protocol; Object.assign(board, state.link || {});
+  if (Object.keys(state.options).length > 0) board.options = state.options; else delete board.options;
+  return board;
+}
+function buildPlace() {
+  const p = Object.assign({}, state.base, { key: state.place.key, scoreboard: buildScoreboard() });
+  if (state.place.name) p.name = state.place.name; if (state.place.sport) p.sport = state.place.sport;
+  if (state.actions.length > 0) p.actions = state.actions; else delete p.actions;
+  return p;
+}
+function mqttChange() { const url = $("mqtt-url").value.trim(); const now = state.config && state.config.mqtt && state.config.mqtt.url;
+  return url && url !== now ? { url: url } : undefined; }
+function saveBody() {
+  const body = { fingerprint: state.config.fingerprint, replaces: state.replaces, place: buildPlace(), buttons: state.buttons };
+  const service = serviceChange(); if (service) body.service = service;
+  const mqtt = mqttChange(); if (mqtt) body.mqtt = mqtt;
+  return body;
+}
+function showProblems(problems) {
+  const box = clear($("save-problems"));
+  (problems || []).forEach((p) => { const d = el("div"); d.setAttribute("data-problem", p.path || ""); d.appendChild(el("span", "path", p.path || "config"));
+    d.appendChild(document.createTextNode(p.message + (p.line ? " (line " + p.line + ")" : ""))); box.appendChild(d); });
+}
+function showDiff(diff) {
+  const pre = clear($("diff")); pre.hidden = !diff;
+  (diff || "").split("\n").forEach((line) => { const cls = line.startsWith("@@") ? "hunk" : line.startsWith("+") && !line.startsWith("+++") ? "add" : line.startsWith("-") && !line.startsWith("---") ? "del" : "same";
+    pre.appendChild(el("span", cls, line === "" ? " " : line)); });
+}
+async function preview() {
+  if (!state.console || !state.place) { say("save-message", "Pick the court and its console first.", ""); return; }
+  say("save-message", ""); $("save").disabled = true;
+  const r = await api("POST", "/api/preview", saveBody());
+  if (!r.ok) { say("save-message", errorOf(r), ""); return; }
+  showProblems(r.json.problems); showDiff(r.json.diff);
+  if (r.json.valid) { $("save").disabled = false; say("save-message", "The config is valid with this change. Save to write it and reload the bridge.", "info"); }
+  else say("save-message", "Not saved: the config would not be valid. Fix the problems above.", "");
+}
+async function save() {
+  $("save").disabled = true; say("save-message", "Saving…", "info");
+  const r = await api("POST", "/api/save", saveBody());
+  if (r.status === 409) { say("save-message", errorOf(r) + " Nothing was written: Show the change again to see the file as it is now.", ""); await loadConfig(); return; }
+  if (r.status === 422) { showProblems(r.json.problems); say("save-message", errorOf(r), ""); return; }
+  if (!r.ok) { say("save-message", errorOf(r), ""); return; }
+  const reload = r.json.reload || { ok: false, message: "" };
+  say("save-message", "Saved at " + hms(Date.now()) + " (the previous version is kept as " + r.json.kept + "). " + reload.message, reload.ok ? "good" : "");
+  state.replaces = state.place.key; state.base = buildPlace(); await loadConfig(); showCourts();
+  summary("save", "Saved at " + hms(Date.now()) + ".");
+  $("after-save").hidden = false; pollDaemon();
+}
+function clipText(c) { return [c.outcome ? String(c.outcome).replace("-", " ").toUpperCase() : "WAITING", c.text || "", c.pressedAt ? "pressed " + hms(c.pressedAt) : ""].filter((x) => x).join(" · "); }
+function showDaemonPlace(d) {
+  const p = d.reachable ? (d.places || []).find((x) => x.key === state.place.key) : null;
+  const badge = $("daemon-badge"); const light = p ? p.light : "DISCONNECTED"; badge.textContent = light; badge.className = "badge " + light.replace(" ", "");
+  $("daemon-detail").textContent = !d.reachable ? "The bridge does not answer yet (" + (d.error || "restarting?") + ")." : p ? p.detail || "" : "The bridge has not loaded this court yet.";
+  const entry = p && p.lastEntry; $("daemon-entry").textContent = !entry ? "none yet" : (entry.delivered ? "delivered, " : "waiting to be delivered, ") + "at " + hms(entry.at);
+  $("daemon-entry").setAttribute("data-delivered", entry && entry.delivered ? "yes" : "no");
+  if (p && p.lastClip) { $("daemon-clip").textContent = clipText(p.lastClip); $("daemon-clip").setAttribute("data-clip", p.lastClip.outcome || "waiting"); }
+}
+async function pollDaemon() {
+  if (state.daemonTimer) clearTimeout(state.daemonTimer);
+  const r = await api("GET", "/api/daemon");
+  if (r.status === 401) return;
+  showDaemonPlace(r.ok ? r.json : { reachable: false, error: errorOf(r) });
+  state.daemonTimer = setTimeout(pollDaemon, 2000);
+}
+entries.save = () => { stopButtonListening(); preview(); };
+`
