@@ -14,6 +14,7 @@ import { overlayPreviewCommand } from "./overlay-preview-command.ts"
 import { outboxCommand } from "./outbox-command.ts"
 import { replayCommand } from "./replay-command.ts"
 import { runCommand } from "./run-command.ts"
+import { setupCommand } from "./setup-command.ts"
 import { simCommand } from "./sim-command.ts"
 import { sniffCommand } from "./sniff-command.ts"
 import { upgradeGuardCommand } from "./upgrade-guard-command.ts"
@@ -25,6 +26,7 @@ const root = Command.make("scorebridge").pipe(
     runCommand,
     checkCommand,
     doctorCommand,
+    setupCommand,
     sniffCommand,
     captureCommand,
     learnCommand,
