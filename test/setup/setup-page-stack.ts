@@ -1,0 +1,161 @@
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs"
+import { join } from "node:path"
+import type { BrowserContext, Page } from "playwright-core"
+import { SimulatorControl } from "../../simulator/control-client.ts"
+import { startSimulator } from "../../simulator/index.ts"
+import { eventually } from "../../scripts/support/eventually.ts"
+import { freePort } from "../../scripts/support/free-port.ts"
+import { type Mosquitto, startMosquitto } from "../../scripts/support/mosquitto.ts"
+import { openWriter, type PtyPair, startPtyPair } from "../../scripts/support/pty.ts"
+import { type ScorebridgeProcess, startDaemon, startScorebridge } from "../../scripts/support/scorebridge-process.ts"
+import { tempDir } from "../../scripts/support/temp-dir.ts"
+import type { Resources } from "../support/resources.ts"
+import { launchChromium } from "../status/chromium.ts"
+
+/**
+ * The whole setup stack as a venue has it, on loopback: the service simulator, mosquitto, a
+ * console on a socat pty behind a /dev/serial/by-id-style name, the daemon as a process, and
+ * `scorebridge setup` as a process pointed at the daemon's pid. The browser logs in with the
+ * code the setup server printed, as the technician does.
+ */
+export const token = "setup-page-token"
+export const companyKey = "setup-club"
+
+export const servicePlaces = [
+  { key: "court-1", name: "Court 1", sport: "volleyball" },
+  { key: "court-2", name: "Court 2", sport: "basketball" },
+  { key: "rink-1", name: "Rink 1", sport: "hockey" }
+] as const
+
+export interface Stack {
+  readonly dir: string
+  readonly configPath: string
+  readonly control: SimulatorControl
+  readonly broker: Mosquitto
+  readonly console: PtyPair
+  /** The stable name the page offers: a link to the pty the daemon opens. */
+  readonly byIdPath: string
+  readonly daemon: ScorebridgeProcess
+  readonly setup: ScorebridgeProcess
+  readonly url: string
+}
+
+/** A config with comments a hand wrote and one court already there (a JSON board over MQTT), so the daemon runs before the page adds one. */
+export const existingConfig = (o: { readonly baseUrl: string; readonly state: string; readonly statusPort: number; readonly mqtt: string }) => `# The venue's bridge: edited by hand and by the setup page.
+service:
+  baseUrl: ${o.baseUrl}   # the service simulator
+  token:
+    env: SCOREBRIDGE_TOKEN
+  companyKey: ${companyKey}
+  timeoutMs: 2000
+
+stateDirectory: ${o.state}
+
+status:
+  listen: 127.0.0.1:${o.statusPort}   # the status page, on loopback only
+
+mqtt:
+  url: ${o.mqtt}
+
+# Court 2's board publishes JSON on the broker; keep it as it is.
+places:
+  - key: court-2
+    name: Court 2
+    sport: basketball
+    scoreboard:
+      protocol: json
+      mqtt:
+        topics: [venue/court-2/board]   # the DIY board's topic
+      options:
+        framing: message
+        fields: { home: score.home, away: score.away, period: quarter }
+`
+
+const startService = async (res: Resources) => {
+  const sim = await startSimulator({
+    port: 0,
+    requestsPerSecond: 20,
+    burst: 5,
+    seed: { organizations: [{ key: companyKey, name: "Setup club", tokens: [token], places: servicePlaces.map((p) => ({ ...p })) }] }
+  })
+  res.defer(() => sim.close())
+  return sim
+}
+
+/** Starts everything; `byIdName` is the adapter's stable name the page lists. */
+export const startStack = async (res: Resources, name: string, byIdName = "usb-FTDI_FT232R_USB_UART_A50285BI-if00-port0"): Promise<Stack> => {
+  const dir = tempDir(name, res)
+  const sim = await startService(res)
+  const broker = await startMosquitto(dir)
+  res.defer(() => broker.stop())
+  const pty = await startPtyPair(dir, "console")
+  res.defer(() => pty.stop())
+  const byId = join(dir, "serial-by-id")
+  mkdirSync(byId)
+  const byIdPath = join(byId, byIdName)
+  symlinkSync(pty.daemonPath, byIdPath)
+  const configDir = join(dir, "etc")
+  const state = join(dir, "state")
+  mkdirSync(configDir)
+  mkdirSync(state)
+  const configPath = join(configDir, "config.yaml")
+  writeFileSync(configPath, existingConfig({ baseUrl: sim.url, state, statusPort: await freePort(), mqtt: broker.url }))
+  // The credential the page stores is read as systemd would hand it over: the same directory.
+  const env = { SCOREBRIDGE_TOKEN: token, CREDENTIALS_DIRECTORY: join(configDir, "credentials"), SCOREBRIDGE_SERIAL_BY_ID: byId }
+  const daemon = startDaemon(configPath, { env })
+  res.defer(() => daemon.stop())
+  await daemon.waitForLog(/status page on http/, { timeoutMs: 20_000 })
+  const port = await freePort()
+  const setup = startScorebridge(["setup", "--config", configPath, "--port", String(port), "--daemon-pid", String(daemon.process.pid)], { env, stderrAsLogs: true })
+  res.defer(() => setup.stop())
+  await eventually("the setup server's code", () => setupCode(setup), { timeoutMs: 20_000 })
+  return { dir, configPath, control: new SimulatorControl(sim.url), broker, console: pty, byIdPath, daemon, setup, url: `http://127.0.0.1:${port}/` }
+}
+
+/** The last `setup code: CODE` the server printed (each login uses one up and prints the next). */
+export const setupCode = (setup: ScorebridgeProcess): string | undefined => {
+  const codes = [...setup.stdout().matchAll(/^setup code: (\S+)$/gmu)]
+  return codes.at(-1)?.[1]
+}
+
+/** A browser at `viewport` logged in with the current code, on the app page. */
+export const loggedIn = async (res: Resources, stack: Stack, viewport: { readonly width: number; readonly height: number }): Promise<{ context: BrowserContext; page: Page }> => {
+  const context = await launchChromium(res, viewport, { timezoneId: "Europe/Zurich", locale: "en-US" })
+  const page = await context.newPage()
+  const problems: Array<string> = []
+  page.on("pageerror", (error) => problems.push(error.message))
+  page.on("console", (message) => { if (message.type() === "error") problems.push(message.text()) })
+  res.defer(() => {
+    if (problems.length > 0) throw new Error(`the page reported errors: ${problems.join("; ")}`)
+  })
+  await page.goto(stack.url)
+  await page.fill("#code", setupCode(stack.setup)!)
+  await page.click("button[type=submit]")
+  await page.locator("#court-list").waitFor()
+  return { context, page }
+}
+
+export const configText = (stack: Stack) => readFileSync(stack.configPath, "utf8")
+
+/** A console repeating its board (as consoles do, several times a second) on the pty until the test's end. */
+export const repeatingConsole = (res: Resources, stack: Stack, frames: () => ReadonlyArray<Uint8Array>) => {
+  const writer = openWriter(stack.console.writerPath)
+  // 5 a second: slow enough that what piles up while nobody reads (between the page's listening and the daemon's reload) stays far below the pty's buffer.
+  const timer = setInterval(() => {
+    for (const frame of frames()) writer.write(frame)
+  }, 200)
+  res.defer(() => {
+    clearInterval(timer)
+    writer.close()
+  })
+}
+
+/** docs/setup-<step>-<desktop|phone>.png: the step's section at both widths (the page is laid out again at each). */
+export const screenshots = async (page: Page, step: string, selector: string) => {
+  const docs = join(import.meta.dirname, "../../docs")
+  for (const [width, height, name] of [[1280, 800, "desktop"], [390, 844, "phone"]] as const) {
+    await page.setViewportSize({ width, height })
+    await page.locator(selector).screenshot({ path: join(docs, `setup-${step}-${name}.png`), animations: "disabled" })
+  }
+  await page.setViewportSize({ width: 1280, height: 800 })
+}
