@@ -7,8 +7,8 @@ import { checkSerialAccess } from "./serial-access.ts"
 import { serviceChecks } from "./service-checks.ts"
 import { checkStateDirectory } from "./state-directory-check.ts"
 
-/** Every serial line the config names, labelled by who uses it. */
-const serialLines = (config: Config): ReadonlyArray<{ readonly label: string; readonly path: string }> => [
+/** Every serial line the config names, labelled by who uses it ("place court-1 scoreboard", "button remote-1"). */
+export const serialLines = (config: Config): ReadonlyArray<{ readonly label: string; readonly path: string }> => [
   ...config.places.flatMap((place) =>
     place.scoreboard?.serial === undefined ? [] : [{ label: `place ${place.key} scoreboard`, path: place.scoreboard.serial.path }]
   ),
@@ -28,11 +28,13 @@ export const doctorChecks = (
 ): ReadonlyArray<Effect.Effect<ReadonlyArray<CheckOutcome>>> => {
   // The daemon may be running on the same token: stay well inside its request budget.
   const gapMs = Math.max(1_000, 1_000 / config.service.requestsPerSecond)
-  return [
-    serviceChecks(config, token, gapMs),
-    Effect.sync(() => serialLines(config).map(({ label, path }) => checkSerialAccess(label, path))),
-    networkChecks(config),
-    Effect.map(brokerCheck(config), (outcome) => [outcome]),
-    Effect.sync(() => [checkStateDirectory(config.stateDirectory)])
-  ]
+  return [serviceChecks(config, token, gapMs), ...localChecks(config)]
 }
+
+/** The checks that need no token: serial lines, network links, the broker, the state directory (the setup page runs them before a token is stored). */
+export const localChecks = (config: Config): ReadonlyArray<Effect.Effect<ReadonlyArray<CheckOutcome>>> => [
+  Effect.sync(() => serialLines(config).map(({ label, path }) => checkSerialAccess(label, path))),
+  networkChecks(config),
+  Effect.map(brokerCheck(config), (outcome) => [outcome]),
+  Effect.sync(() => [checkStateDirectory(config.stateDirectory)])
+]

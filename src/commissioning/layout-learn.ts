@@ -14,7 +14,7 @@ const usage = (message: string) => new CommissioningFailure({ message, exitCode:
 const pad = (n: number) => String(n).padStart(2, "0")
 
 /** "14:02:05", the machine's local time: what the technician's watch says. */
-const clockTime = (ms: number): string => {
+export const clockTime = (ms: number): string => {
   const d = new Date(ms)
   return `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`
 }

@@ -9,7 +9,15 @@ export interface LearnReport {
   readonly lines: ReadonlyArray<string>
   /** 0: every noted field found once; 1: something ambiguous or not found (the report says what). */
   readonly exitCode: 0 | 1
+  /** `found`: the options block reads every moment as noted; `ambiguous`: a field could be in more than one place; else `not-found`. */
+  readonly outcome: "found" | "ambiguous" | "not-found"
+  /** The options block the report prints, as data (the setup page merges it into the place's scoreboard options); only when `found`. */
+  readonly options?: Readonly<Record<string, unknown>>
 }
+
+/** What did not work out, for a report without options: ambiguous when a field has several candidates. */
+const unsettled = (findings: ReadonlyArray<Finding>): LearnReport["outcome"] =>
+  findings.some((f) => f._tag === "ambiguous") ? "ambiguous" : "not-found"
 
 export interface ReportContext {
   readonly protocol: LearnableProtocol
@@ -152,7 +160,8 @@ export const learnReport = (
   if (recording.states.length === 0) {
     return {
       lines: [...header, `No ${protocol} frames in the recording: check --protocol (scorebridge sniff names it) and the line speed.`],
-      exitCode: 1
+      exitCode: 1,
+      outcome: "not-found"
     }
   }
   const findings = findLayout(recording.states, observations, learning.scoreGrowth)
@@ -176,13 +185,14 @@ const withFindings = (
     const count = findings.length - found.length
     return {
       lines: [...header, ...body, ...notes, "", `No options block yet: settle the field${count > 1 ? "s" : ""} above, then run learn again with the new moments.`],
-      exitCode: 1
+      exitCode: 1,
+      outcome: unsettled(findings)
     }
   }
   const letterPeriod = observations.some((o) => o.noted.period !== undefined && !/^\d+$/u.test(o.noted.period))
   const block = learning.optionsBlock(found, letterPeriod)
   if (block._tag === "none") {
-    return { lines: [...header, ...body, ...notes, "", ...block.why, `The recording for support: ${context.forSupport}`], exitCode: 1 }
+    return { lines: [...header, ...body, ...notes, "", ...block.why, `The recording for support: ${context.forSupport}`], exitCode: 1, outcome: "not-found" }
   }
   const { check, choice } = chosen(protocol, block, chunks, observations)
   const reads = check._tag === "reads"
@@ -198,7 +208,8 @@ const withFindings = (
       checkLine(check, learning.sportMatters),
       ...(reads ? [] : [`The recording for support: ${context.forSupport}`])
     ],
-    exitCode: reads ? 0 : 1
+    exitCode: reads ? 0 : 1,
+    ...(reads ? { outcome: "found", options: choice.options } : { outcome: "not-found" })
   }
 }
 

@@ -7,7 +7,8 @@ import type { Place as ServicePlace } from "../service/schemas.ts"
 import { type CheckOutcome, fail, ok, skip } from "./check-outcome.ts"
 import { clockOutcome } from "./clock-skew.ts"
 
-const adviceFor = (error: ServiceError, baseUrl: string): string => {
+/** What to do about a service call that failed, in doctor's words (the setup page's place list says the same). */
+export const adviceFor = (error: ServiceError, baseUrl: string): string => {
   switch (error._tag) {
     case "Unauthorized":
     case "Forbidden":

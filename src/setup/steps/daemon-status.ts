@@ -1,0 +1,64 @@
+import { Effect, Result, Schema } from "effect"
+import { fetchDaemonStatus, statusAddress } from "../../upgrade/daemon-status.ts"
+import { ok, type SetupRoute } from "../setup-route.ts"
+import type { SetupEnvironment } from "../setup-environment.ts"
+import { currentConfig } from "./current-config.ts"
+
+const Badge = Schema.Literals(["LIVE", "NO DATA", "DISCONNECTED"])
+
+/** The part of the daemon's `/status.json` (src/status/status-snapshot.ts) the page shows after a save. */
+const StatusJson = Schema.Struct({
+  places: Schema.Array(Schema.Struct({
+    key: Schema.String,
+    source: Schema.Struct({ link: Schema.String, target: Schema.String, badge: Badge, detail: Schema.String }),
+    lastReadingText: Schema.NullOr(Schema.String),
+    lastEntry: Schema.NullOr(Schema.Struct({
+      answer: Schema.Struct({ state: Schema.String, detail: Schema.NullOr(Schema.String), at: Schema.Number })
+    })),
+    lastClick: Schema.NullOr(Schema.Struct({
+      pressedAt: Schema.Number,
+      outcome: Schema.NullOr(Schema.String),
+      text: Schema.String,
+      videoURL: Schema.NullOr(Schema.String)
+    }))
+  }))
+})
+
+type DaemonPlace = (typeof StatusJson.Type)["places"][number]
+
+/** One court as the page shows it: the light and its words as on the status page, the first entry's fate, a test press's clip. */
+const placeView = (place: DaemonPlace) => ({
+  key: place.key,
+  light: place.source.badge,
+  detail: place.source.detail,
+  link: `${place.source.link} ${place.source.target}`,
+  reading: place.lastReadingText,
+  ...(place.lastEntry === null
+    ? {}
+    : { lastEntry: { at: place.lastEntry.answer.at, delivered: place.lastEntry.answer.state === "delivered", state: place.lastEntry.answer.state } }),
+  ...(place.lastClick === null
+    ? {}
+    : { lastClip: { pressedAt: place.lastClick.pressedAt, outcome: place.lastClick.outcome, text: place.lastClick.text, videoURL: place.lastClick.videoURL } })
+})
+
+const unreachable = (detail: string) => ok({ reachable: false, detail, places: [] })
+
+/** The running daemon's status page, read where the config's status.listen says, reduced to what the setup page shows. */
+export const daemonStatusRoute = (environment: SetupEnvironment): SetupRoute => ({
+  method: "GET",
+  path: "/api/daemon",
+  handle: () =>
+    Effect.gen(function*() {
+      const loaded = yield* currentConfig(environment)
+      if (Result.isFailure(loaded)) return unreachable(`the config does not load, so the status page's address is not known: ${loaded.failure}`)
+      const listen = loaded.success.config.status.listen
+      const at = statusAddress(listen)
+      const fetched = yield* fetchDaemonStatus(listen)
+      if (fetched._tag === "Refused") return unreachable(`the daemon is not running: nothing answers at ${at} (start it, or wait for the reload)`)
+      if (fetched._tag === "Failed") return unreachable(`the daemon's status page at ${at} does not answer: ${fetched.detail}`)
+      if (fetched.status !== 200) return unreachable(`the daemon's status page at ${at} answered HTTP ${fetched.status}`)
+      const status = yield* Effect.result(Schema.decodeUnknownEffect(Schema.fromJsonString(StatusJson))(fetched.body))
+      if (Result.isFailure(status)) return unreachable(`what answers at ${at} is not the bridge's status page`)
+      return ok({ reachable: true, places: status.success.places.map(placeView) })
+    })
+})
