@@ -13,6 +13,7 @@ import { placeStatus } from "./place-status.ts"
 import type { RollbackNotice } from "./rollback-notice.ts"
 import type { StatusOptions } from "./status-options.ts"
 import type { LinkStatus, StatusSnapshot, TokenStatus } from "./status-snapshot.ts"
+import { venueClockAt } from "./venue-clock.ts"
 
 /** What a snapshot is made of besides what it reads from the outbox, the budget and the service. */
 export interface SnapshotSources {
@@ -110,6 +111,7 @@ export const readSnapshot = Effect.fnUntraced(function*(sources: SnapshotSources
   return {
     generatedAt: now,
     startedAt: sources.startedAt,
+    venueClock: venueClockAt(now),
     healthy: reasons.length === 0,
     reasons,
     places,

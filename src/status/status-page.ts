@@ -4,8 +4,11 @@
  * draws one card per place. Every value goes in through textContent, never as
  * HTML: error texts come from devices and the network. Each card shows its place's
  * timeline as an <img> of /places/<key>/timeline.svg, kept across redraws and
- * re-requested only when status.json says that place's timeline changed.
+ * re-requested only when status.json says that place's timeline changed. Every time is
+ * the venue's: its zone (status.json's venueClock) and the timeline's 24-hour style.
  */
+import { clockLocale, clockOptions } from "../timeline/time-ticks.ts"
+
 export const statusPageHtml = `<!doctype html>
 <html lang="en">
 <head>
@@ -77,7 +80,12 @@ var lastOk = 0;
 function el(tag, cls, text) { var e = document.createElement(tag); if (cls) e.className = cls; if (text !== undefined && text !== null) e.textContent = String(text); return e; }
 function ago(ms, now) { if (ms === null || ms === undefined) return "never"; var s = Math.max(0, Math.round((now - ms) / 1000));
   if (s < 2) return "just now"; if (s < 60) return s + " s ago"; if (s < 3600) return Math.floor(s / 60) + " min ago"; return Math.floor(s / 3600) + " h " + Math.floor((s % 3600) / 60) + " min ago"; }
-function clock(ms) { return ms === null || ms === undefined ? "" : new Date(ms).toLocaleTimeString(); }
+// The venue's zone and the timeline's style, never the viewer's: a phone set to another zone or language reads the venue's clock.
+var clockStyle = ${JSON.stringify(clockOptions(true))}, venueFormat = null, venueZone = null, venueOffset = 0;
+function venue(v) { if (!v) return; venueOffset = v.utcOffsetMinutes; if (v.timeZone === venueZone) return; venueZone = v.timeZone;
+  try { venueFormat = new Intl.DateTimeFormat(${JSON.stringify(clockLocale)}, Object.assign({ timeZone: v.timeZone }, clockStyle)); } catch (e) { venueFormat = null; } }
+// A browser that does not know the zone: the offset at the last snapshot.
+function clock(ms) { if (ms === null || ms === undefined) return ""; return venueFormat ? venueFormat.format(ms) : new Date(ms + venueOffset * 60000).toISOString().slice(11, 19); }
 var clipClass = { "clip-ready": "ok", "no-clip": "bad", deleted: "neutral", unchecked: "warn" };
 var answerClass = { delivered: "ok", queued: "blue", retrying: "warn", warning: "warn", dead: "bad", missed: "bad" };
 function answer(a) { var span = el("span"); if (!a) return span; span.appendChild(el("span", "pill " + (answerClass[a.state] || "neutral"), a.state.toUpperCase()));
@@ -149,9 +157,9 @@ function rollback(r) { var b = document.getElementById("rollback"); b.replaceChi
   r.text.split("\u0060").forEach(function (part, i) { b.appendChild(i % 2 === 1 ? el("code", null, part) : document.createTextNode(part)); }); }
 function table(id, rows) { var t = document.getElementById(id); t.replaceChildren(); rows.forEach(function (r) { var tr = el("tr"); r.forEach(function (v) { var td = el("td"); if (v instanceof Node) td.appendChild(v); else td.textContent = v; tr.appendChild(td); }); t.appendChild(tr); }); }
 function render(s) {
-  var now = s.generatedAt;
+  var now = s.generatedAt; venue(s.venueClock);
   var overall = document.getElementById("overall"); overall.textContent = s.healthy ? "ALL LIVE" : s.reasons.length + " PROBLEM" + (s.reasons.length > 1 ? "S" : ""); overall.className = "pill " + (s.healthy ? "ok" : "bad");
-  document.getElementById("meta").textContent = "updated " + clock(now) + " · running since " + clock(s.startedAt) + (s.clockSkewMs === null ? "" : " · clock vs service " + (s.clockSkewMs >= 0 ? "+" : "") + (s.clockSkewMs / 1000).toFixed(1) + " s");
+  document.getElementById("meta").textContent = "updated " + clock(now) + " · running since " + clock(s.startedAt) + (s.clockSkewMs === null ? "" : " · clock vs service " + (s.clockSkewMs >= 0 ? "+" : "") + (s.clockSkewMs / 1000).toFixed(1) + " s") + " · times in " + s.venueClock.timeZone;
   rollback(s.rollback);
   var reasons = document.getElementById("reasons"); reasons.replaceChildren(); s.reasons.forEach(function (r) { reasons.appendChild(el("li", null, r)); });
   var places = document.getElementById("places"); places.replaceChildren(); s.places.forEach(function (p) { places.appendChild(card(p, now)); });

@@ -6,6 +6,7 @@ import type { Reading } from "../domain/reading.ts"
 import type { Badge } from "./liveness.ts"
 import type { ErrorNote, LastEntry, LastPress } from "./place-tracker.ts"
 import type { RollbackNotice } from "./rollback-notice.ts"
+import type { VenueClock } from "./venue-clock.ts"
 
 /** The place's newest followed click (see src/domain/follow-up.ts). */
 export interface LastClick {
@@ -93,6 +94,8 @@ export interface TokenStatus {
 export interface StatusSnapshot {
   readonly generatedAt: number
   readonly startedAt: number
+  /** The zone the page shows times in (the timeline's too): the venue's, not the viewer's. */
+  readonly venueClock: VenueClock
   readonly healthy: boolean
   /** One line per problem, each naming its place or link; empty when healthy. */
   readonly reasons: ReadonlyArray<string>

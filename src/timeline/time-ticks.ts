@@ -12,13 +12,25 @@ export const timeTicks = (from: number, to: number, minGapMs: number): { readonl
   return { step, ticks }
 }
 
+/**
+ * The venue's clock style, 24-hour whatever the viewer's language: the timeline's labels and the
+ * status page's times (which formats in the browser with these same options) are one style.
+ */
+export const clockLocale = "en-GB"
+export const clockOptions = (withSeconds: boolean): Intl.DateTimeFormatOptions => ({
+  hour: "2-digit",
+  minute: "2-digit",
+  ...(withSeconds ? { second: "2-digit" } : {}),
+  hourCycle: "h23"
+})
+
+/** The venue's time zone: the bridge's own (the mini-PC's, set when it was installed). */
+export const venueTimeZone = (): string => new Intl.DateTimeFormat().resolvedOptions().timeZone
+
 /** A wall-clock label, as the venue reads it (the bridge's time zone unless one is given). */
 export const clockLabel = (ms: number, withSeconds: boolean, timeZone?: string): string =>
-  new Intl.DateTimeFormat("en-GB", {
-    hour: "2-digit",
-    minute: "2-digit",
-    ...(withSeconds ? { second: "2-digit" } : {}),
-    hourCycle: "h23",
+  new Intl.DateTimeFormat(clockLocale, {
+    ...clockOptions(withSeconds),
     ...(timeZone === undefined ? {} : { timeZone })
   }).format(ms)
 

@@ -105,6 +105,7 @@ describe("the metrics only the alerts read", () => {
   const snapshot = (outboxDisk: OutboxDiskStats, clockSkewMs: number | null, startedAt = 1_750_000_000_000): StatusSnapshot => ({
     generatedAt: startedAt + 60_000,
     startedAt,
+    venueClock: { timeZone: "UTC", utcOffsetMinutes: 0 },
     healthy: true,
     reasons: [],
     places: [],

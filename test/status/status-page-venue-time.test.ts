@@ -1,0 +1,73 @@
+import { afterAll, describe, expect, it } from "vitest"
+import { resources } from "../scoreboard/harness.ts"
+import { eventually } from "../../scripts/support/eventually.ts"
+import { freePort } from "../../scripts/support/free-port.ts"
+import { startScorebridge } from "../../scripts/support/scorebridge-process.ts"
+import { launchChromium, withoutChromium } from "./chromium.ts"
+
+/**
+ * A technician's phone may be set to another zone and language than the venue's mini-PC. The
+ * status page shows every time as the venue's clock reads it, in the timeline's 24-hour style:
+ * the header, the cards and the timeline's labels are one style and one zone.
+ */
+
+// +09:30 or +10:30: its hours and minutes differ from UTC's and from the viewer's.
+const venueZone = "Australia/Adelaide"
+// 12-hour times by default, and 16 h 30 min or more behind the venue.
+const viewer = { timezoneId: "America/Los_Angeles", locale: "en-US" }
+
+const venueTime = (ms: number, withSeconds = true, timeZone = venueZone) =>
+  new Intl.DateTimeFormat("en-GB", { hour: "2-digit", minute: "2-digit", ...(withSeconds ? { second: "2-digit" } : {}), hourCycle: "h23", timeZone }).format(ms)
+
+describe.skipIf(withoutChromium)("the status page's times", () => {
+  const res = resources()
+  afterAll(() => res.release())
+
+  it("are the venue's, 24-hour, in the header, the cards and the timeline, in a browser set to another zone and language", async () => {
+    const port = await freePort()
+    const url = `http://127.0.0.1:${port}`
+    // The demo: a real daemon process (simulated console, simulator, outbox, status server), here in the venue's zone.
+    const demo = startScorebridge(["demo", "--points", "500", "--point-every-ms", "1000", "--status-listen", `127.0.0.1:${port}`], { env: { TZ: venueZone } })
+    res.defer(() => demo.stop())
+    await eventually("two entries delivered", () => (demo.stdout().split("delivered").length > 2 ? true : undefined), { timeoutMs: 20_000 })
+      .catch((error: Error) => {
+        throw new Error(`${error.message}\nstdout: ${demo.stdout().slice(-2_000)}\nstderr: ${demo.stderr().slice(-2_000)}`)
+      })
+    const status = await (await fetch(`${url}/status.json`)).json() as { startedAt: number; venueClock: { timeZone: string; utcOffsetMinutes: number } }
+    expect(status.venueClock.timeZone).toBe(venueZone)
+    expect([570, 630]).toContain(status.venueClock.utcOffsetMinutes)
+
+    const context = await launchChromium(res, { width: 1100, height: 900 }, viewer)
+    const page = await context.newPage()
+    expect(await page.evaluate(() => [Intl.DateTimeFormat().resolvedOptions().timeZone, new Date(0).toLocaleTimeString()])).toEqual([viewer.timezoneId, "4:00:00 PM"])
+    await page.goto(`${url}/`)
+    const meta = page.locator("#meta")
+    await meta.filter({ hasText: "running since" }).waitFor({ timeout: 10_000 })
+    const header = (await meta.textContent())!
+    expect(header).toContain(`running since ${venueTime(status.startedAt)} `)
+    expect(header).toMatch(/^updated \d\d:\d\d:\d\d · /u)
+    expect(header).toContain(`times in ${venueZone}`)
+
+    const court = page.locator('article[data-place="court-1"]')
+    await court.filter({ hasText: "DELIVERED" }).waitFor({ timeout: 10_000 })
+    const card = (await court.textContent())!
+    expect(card).toMatch(/Last framejust now \(\d\d:\d\d:\d\d\)/u)
+    expect(card).toMatch(/ at \d\d:\d\d:\d\d DELIVERED/u)
+    expect(await page.locator("main").textContent()).not.toMatch(/\d (AM|PM)/u)
+
+    // The header's "updated" time is the venue's now, not the viewer's: at most a few seconds old.
+    const updated = /^updated (\d\d:\d\d:\d\d)/u.exec(header)![1]!
+    const recent = Array.from({ length: 15 }, (_, i) => venueTime(Date.now() - i * 1000))
+    expect(recent).toContain(updated)
+
+    // The timeline's labels: the same zone and style.
+    const svg = await (await fetch(`${url}/places/court-1/timeline.svg?width=720`)).text()
+    const labels = [...svg.matchAll(/data-at="(\d+)"[^>]*>(?:<line[^>]*\/>|<line[^>]*><\/line>)<text[^>]*>([^<]+)<\/text>/gu)]
+      .map(([, at, label]) => ({ at: Number(at), label: label! }))
+    expect(labels.length).toBeGreaterThan(1)
+    for (const { at, label } of labels) {
+      expect(label).toBe(venueTime(at, label.length === 8))
+      expect(label).not.toBe(venueTime(at, label.length === 8, viewer.timezoneId))
+    }
+  }, 60_000)
+})
