@@ -1,9 +1,7 @@
 import { afterAll, describe, expect, it } from "vitest"
 import { resources } from "../scoreboard/harness.ts"
-import { eventually } from "../../scripts/support/eventually.ts"
-import { freePort } from "../../scripts/support/free-port.ts"
-import { startScorebridge } from "../../scripts/support/scorebridge-process.ts"
 import { launchChromium, withoutChromium } from "../status/chromium.ts"
+import { startDemo } from "./demo-process.ts"
 
 /**
  * `npm start` is the first thing a newcomer runs, and its status page the first page they open:
@@ -15,15 +13,7 @@ describe.skipIf(withoutChromium)("the demo's status page", () => {
   afterAll(() => res.release())
 
   it("shows the streaming demo court LIVE, no problem, and its link UP", async () => {
-    const port = await freePort()
-    const url = `http://127.0.0.1:${port}`
-    // Enough points that the demo outlives the test; stopped by the test.
-    const demo = startScorebridge(["demo", "--points", "500", "--point-every-ms", "1000", "--status-listen", `127.0.0.1:${port}`])
-    res.defer(() => demo.stop())
-    await eventually("the demo's first entry delivered", () => (demo.stdout().includes("delivered") ? true : undefined), { timeoutMs: 20_000 })
-      .catch((error: Error) => {
-        throw new Error(`${error.message}\nstdout: ${demo.stdout().slice(-2_000)}\nstderr: ${demo.stderr().slice(-2_000)}`)
-      })
+    const { url, demo } = await startDemo(res)
 
     const context = await launchChromium(res, { width: 1100, height: 900 })
     const page = await context.newPage()

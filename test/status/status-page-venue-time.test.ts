@@ -1,8 +1,6 @@
 import { afterAll, describe, expect, it } from "vitest"
 import { resources } from "../scoreboard/harness.ts"
-import { eventually } from "../../scripts/support/eventually.ts"
-import { freePort } from "../../scripts/support/free-port.ts"
-import { startScorebridge } from "../../scripts/support/scorebridge-process.ts"
+import { startDemo } from "../demo/demo-process.ts"
 import { launchChromium, withoutChromium } from "./chromium.ts"
 
 /**
@@ -24,15 +22,8 @@ describe.skipIf(withoutChromium)("the status page's times", () => {
   afterAll(() => res.release())
 
   it("are the venue's, 24-hour, in the header, the cards and the timeline, in a browser set to another zone and language", async () => {
-    const port = await freePort()
-    const url = `http://127.0.0.1:${port}`
     // The demo: a real daemon process (simulated console, simulator, outbox, status server), here in the venue's zone.
-    const demo = startScorebridge(["demo", "--points", "500", "--point-every-ms", "1000", "--status-listen", `127.0.0.1:${port}`], { env: { TZ: venueZone } })
-    res.defer(() => demo.stop())
-    await eventually("two entries delivered", () => (demo.stdout().split("delivered").length > 2 ? true : undefined), { timeoutMs: 20_000 })
-      .catch((error: Error) => {
-        throw new Error(`${error.message}\nstdout: ${demo.stdout().slice(-2_000)}\nstderr: ${demo.stderr().slice(-2_000)}`)
-      })
+    const { url } = await startDemo(res, { deliveries: 2, env: { TZ: venueZone } })
     const status = await (await fetch(`${url}/status.json`)).json() as { startedAt: number; venueClock: { timeZone: string; utcOffsetMinutes: number } }
     expect(status.venueClock.timeZone).toBe(venueZone)
     expect([570, 630]).toContain(status.venueClock.utcOffsetMinutes)
