@@ -91,9 +91,11 @@ export const brokerArrivals = (broker: CaptureBroker, onState: (state: LinkState
       )
       if (typeof made === "string") return onState({ _tag: "disconnected", target, reason: made, retryInMs: 0 })
       const client = made
+      // Connected once the broker granted the subscriptions: a press from then on is heard.
       client.on("connect", () => {
-        onState({ _tag: "connected", target })
-        client.subscribe([...captureTopics], { qos: 0 })
+        client.subscribe([...captureTopics], { qos: 0 }, (error) => {
+          onState(error ? { _tag: "disconnected", target, reason: error.message, retryInMs: 2_000 } : { _tag: "connected", target })
+        })
       })
       client.on("message", (topic, payload, packet) => {
         Queue.offerUnsafe(queue, { topic, payload, retained: packet.retain, receivedAt: clock.currentTimeMillisUnsafe() })
