@@ -2,6 +2,7 @@ import { isDeepStrictEqual } from "node:util"
 import { type Document, isMap, parseDocument, type YAMLMap } from "yaml"
 import { type Edits, isPlain, joined, mapEdits, noEdits, pairOf, type Plain } from "./map-edits.ts"
 import { type EntryGone, isGone, type ListEdit, listEdits, upserted } from "./place-edit.ts"
+import { redactedUrl } from "./secret-redaction.ts"
 import { addSection, applyTextEdits, replacePair } from "./yaml-splice.ts"
 
 /** What the page asks of config.yaml in one save: one place, the buttons it uses, a few service settings. */
@@ -39,9 +40,13 @@ export const isRefused = (value: unknown): value is EditRefused => (value as Par
 
 export const tokenCredential = { credential: "token" } as const
 
+// The page was sent the broker URL with its password as ***: the same URL back means the one in the file.
+const unredacted = (mqtt: ConfigEdit["mqtt"], was: Plain | undefined): ConfigEdit["mqtt"] =>
+  mqtt !== undefined && typeof was?.["url"] === "string" && mqtt.url === redactedUrl(was["url"]) ? { url: was["url"] } : mqtt
+
 const sectionAfter = (before: Plain, edit: ConfigEdit, key: "service" | "mqtt"): Plain | undefined => {
   const was = isPlain(before[key]) ? before[key] : undefined
-  const given = key === "mqtt" ? edit.mqtt : {
+  const given = key === "mqtt" ? unredacted(edit.mqtt, was) : {
     ...Object.fromEntries(Object.entries(edit.service ?? {}).filter(([, value]) => value !== undefined)),
     ...(edit.tokenCredential ? { token: tokenCredential } : {})
   }

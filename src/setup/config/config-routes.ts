@@ -1,0 +1,110 @@
+import { Effect, Schema } from "effect"
+import { ok, problem, type SetupReply, type SetupRequest, type SetupRoute } from "../setup-route.ts"
+import type { SetupEnvironment } from "../setup-environment.ts"
+import { recentChanges, recordChange } from "./change-journal.ts"
+import { type ConfigChange, makeSaveLock, prepareChange, previewDiff, type Saved, saveChange } from "./config-save.ts"
+import { configView } from "./config-view.ts"
+import { cleanToken, storeToken } from "./token-store.ts"
+
+const Entry = Schema.Record(Schema.String, Schema.Unknown)
+
+const ChangeBody = Schema.Struct({
+  fingerprint: Schema.String,
+  replaces: Schema.NullOr(Schema.String),
+  place: Entry,
+  buttons: Schema.optionalKey(Schema.Array(Entry)),
+  service: Schema.optionalKey(Schema.Struct({ baseUrl: Schema.optionalKey(Schema.String), companyKey: Schema.optionalKey(Schema.String) })),
+  mqtt: Schema.optionalKey(Schema.Struct({ url: Schema.String }))
+})
+
+/** The request's change, or what is wrong with it in words. */
+const changeOf = (body: unknown): Effect.Effect<ConfigChange, string> =>
+  Schema.decodeUnknownEffect(ChangeBody)(body).pipe(
+    Effect.mapError((error) => `the change is not as expected: ${error.message}`),
+    Effect.flatMap((change) => {
+      if (typeof change.place["key"] !== "string") return Effect.fail("the place has no key")
+      const buttons = change.buttons ?? []
+      if (buttons.some((button) => typeof button["name"] !== "string")) return Effect.fail("a button source has no name")
+      return Effect.succeed({ ...change, buttons })
+    })
+  )
+
+/** Per server: one save at a time, and whether a token stored through the page waits for the config and a restart. */
+interface TokenState {
+  /** The save sets service.token to { credential: token }. */
+  credential: boolean
+  /** The next reload restarts the unit: systemd loads the credential only at start. */
+  restart: boolean
+}
+
+const conflict = (fingerprint: string): SetupReply => ({
+  status: 409,
+  json: { error: "config.yaml changed since this page read it (edited by hand, or saved from another browser): nothing was written; reload the page to see it", fingerprint }
+})
+
+const savedReply = (saved: Saved): SetupReply => {
+  switch (saved._tag) {
+    case "Conflict":
+      return conflict(saved.fingerprint)
+    case "Refused":
+      return { status: 422, json: { error: saved.reason, problems: saved.problems } }
+    case "Invalid":
+      return { status: 422, json: { error: "the config would not be valid: nothing was written", problems: saved.problems } }
+    case "Failed":
+      return problem(500, saved.error)
+    case "Saved":
+      return ok({ saved: true, fingerprint: saved.fingerprint, kept: saved.kept, reload: saved.reload })
+  }
+}
+
+const withChange = (request: SetupRequest, then: (change: ConfigChange) => Effect.Effect<SetupReply>): Effect.Effect<SetupReply> =>
+  changeOf(request.body).pipe(Effect.matchEffect({ onFailure: (error) => Effect.succeed(problem(400, error)), onSuccess: then }))
+
+const preview = (environment: SetupEnvironment, token: TokenState) => (request: SetupRequest) =>
+  withChange(request, (change) =>
+    Effect.gen(function*() {
+      const prepared = yield* prepareChange(environment, change, token.credential)
+      if (prepared._tag === "Conflict") return conflict(prepared.fingerprint)
+      if (prepared._tag === "Refused") return { status: 422, json: { error: prepared.reason, problems: prepared.problems } }
+      const diff = yield* previewDiff(environment, prepared)
+      return ok({ valid: prepared.problems.length === 0, problems: prepared.problems, diff, fingerprint: prepared.current.fingerprint })
+    }).pipe(Effect.catch((error: string) => Effect.succeed(problem(500, error)))))
+
+const save = (environment: SetupEnvironment, token: TokenState, lock = makeSaveLock()) => (request: SetupRequest) =>
+  withChange(request, (change) =>
+    saveChange(environment, lock, change, request.session, token).pipe(
+      Effect.tap((saved) =>
+        Effect.sync(() => {
+          if (saved._tag === "Saved" && saved.reload.ok && environment.reload._tag === "systemd") token.restart = false
+        })
+      ),
+      Effect.map(savedReply)
+    ))
+
+const storeTokenRoute = (environment: SetupEnvironment, token: TokenState) => (request: SetupRequest) => {
+  const given = cleanToken((request.body as { readonly token?: unknown } | undefined)?.token)
+  if ("problem" in given) return Effect.succeed(problem(400, given.problem))
+  return Effect.tryPromise({
+    try: async () => {
+      await storeToken(environment, given.token)
+      token.credential = true
+      token.restart = true
+      await recordChange(environment, { session: request.session, change: "token replaced", places: [], keys: ["credentials/token"] })
+      return ok({ stored: true })
+    },
+    // The error names the file and the reason (errno), never the value.
+    catch: (cause) => problem(500, `the token could not be stored in ${environment.credentialsDirectory}: ${(cause as NodeJS.ErrnoException).code ?? "unknown error"}`)
+  }).pipe(Effect.catch((reply) => Effect.succeed(reply)))
+}
+
+/** The config and saving: `GET /api/config`, `POST /api/token`, `POST /api/preview`, `POST /api/save`, `GET /api/journal`. */
+export const configRoutes = (environment: SetupEnvironment): ReadonlyArray<SetupRoute> => {
+  const token: TokenState = { credential: false, restart: false }
+  return [
+    { method: "GET", path: "/api/config", handle: () => configView(environment).pipe(Effect.map(ok)) },
+    { method: "POST", path: "/api/token", handle: storeTokenRoute(environment, token) },
+    { method: "POST", path: "/api/preview", handle: preview(environment, token) },
+    { method: "POST", path: "/api/save", handle: save(environment, token) },
+    { method: "GET", path: "/api/journal", handle: () => Effect.promise(() => recentChanges(environment)).pipe(Effect.map((changes) => ok({ changes }))) }
+  ]
+}

@@ -1,0 +1,117 @@
+import { Effect, Semaphore } from "effect"
+import { protocols } from "../../../adapters/registry.ts"
+import { type ConfigProblem, parseConfig } from "../../config/load.ts"
+import type { SetupEnvironment } from "../setup-environment.ts"
+import { writeAtomically } from "./atomic-file.ts"
+import { recordChange } from "./change-journal.ts"
+import { type ConfigEdit, editConfig, type EditedConfig, isRefused } from "./config-edit.ts"
+import { configDiff } from "./config-diff.ts"
+import { type ConfigFile, configSkeleton, fingerprintOf, readConfigFile } from "./config-document.ts"
+import { reloadDaemon, type ReloadOutcome } from "./daemon-reload.ts"
+import { keepVersion } from "./kept-versions.ts"
+import { redactedText } from "./secret-redaction.ts"
+import { storedTokenValue } from "./token-store.ts"
+
+/** A preview's or a save's request: the edit and the fingerprint of the file the page saw. */
+export type ConfigChange = Omit<ConfigEdit, "tokenCredential"> & { readonly fingerprint: string }
+
+export type Prepared =
+  /** The file changed since the page read it (a hand edit, another browser): nothing is written. */
+  | { readonly _tag: "Conflict"; readonly fingerprint: string }
+  /** The file cannot be edited (not YAML, the place gone). */
+  | { readonly _tag: "Refused"; readonly reason: string; readonly problems: ReadonlyArray<ConfigProblem> }
+  | { readonly _tag: "Ready"; readonly current: ConfigFile; readonly edited: EditedConfig; readonly problems: ReadonlyArray<ConfigProblem> }
+
+export type Saved =
+  | Exclude<Prepared, { readonly _tag: "Ready" }>
+  | { readonly _tag: "Invalid"; readonly problems: ReadonlyArray<ConfigProblem> }
+  | { readonly _tag: "Failed"; readonly error: string }
+  | { readonly _tag: "Saved"; readonly fingerprint: string; readonly kept: string | null; readonly reload: ReloadOutcome }
+
+/** The problems `parseConfig` finds in a config's text (the daemon's own checks), none for a valid one; no secret in them. */
+export const configProblems = (text: string, file: string, secrets: ReadonlyArray<string> = []): Effect.Effect<ReadonlyArray<ConfigProblem>> =>
+  parseConfig(text, file, protocols).pipe(
+    Effect.as([] as ReadonlyArray<ConfigProblem>),
+    Effect.catchTag("ConfigError", (error) =>
+      Effect.succeed(error.problems.map((problem) => ({ ...problem, message: redactedText(problem.message, secrets) }))))
+  )
+
+const ioFailure = (what: string) => (cause: unknown): string => {
+  const code = (cause as NodeJS.ErrnoException | null)?.code
+  return code === "EACCES" || code === "EPERM"
+    ? `${what}: permission denied (run scorebridge setup with sudo)`
+    : `${what}: ${cause instanceof Error ? cause.message : String(cause)}`
+}
+
+/** The edit made on the file as it is now, and checked; nothing written. */
+export const prepareChange = Effect.fn("prepareChange")(function*(environment: SetupEnvironment, change: ConfigChange, tokenCredential: boolean) {
+  const current = yield* Effect.tryPromise({ try: () => readConfigFile(environment.configPath), catch: ioFailure(`${environment.configPath} cannot be read`) })
+  if (change.fingerprint !== current.fingerprint) return { _tag: "Conflict", fingerprint: current.fingerprint } satisfies Prepared
+  const secrets = yield* tokenValues(environment)
+  const base = current.exists && current.text.trim() !== "" ? current.text : configSkeleton
+  const edited = editConfig(base, { ...change, tokenCredential })
+  if (isRefused(edited)) {
+    return { _tag: "Refused", reason: edited.reason, problems: yield* configProblems(current.text, environment.configPath, secrets) } satisfies Prepared
+  }
+  const problems = yield* configProblems(edited.text, environment.configPath, secrets)
+  return { _tag: "Ready", current, edited, problems } satisfies Prepared
+})
+
+export const tokenValues = (environment: SetupEnvironment): Effect.Effect<ReadonlyArray<string>> =>
+  Effect.promise(() => storedTokenValue(environment)).pipe(Effect.map((token) => (token === undefined ? [] : [token])))
+
+/** The diff the page shows: the file now against the file after the save, secrets out. */
+export const previewDiff = (environment: SetupEnvironment, ready: Extract<Prepared, { readonly _tag: "Ready" }>): Effect.Effect<string> =>
+  tokenValues(environment).pipe(Effect.map((secrets) => configDiff(environment.configPath, ready.current.exists ? ready.current.text : "", ready.edited.text, secrets)))
+
+const changeWords = (change: ConfigChange): string => {
+  const key = String(change.place["key"])
+  const place = change.replaces === null ? `place ${key} added` : change.replaces === key ? `place ${key} edited` : `place ${change.replaces} edited (now ${key})`
+  const buttons = change.buttons.map((button) => String(button["name"]))
+  return buttons.length === 0 ? place : `${place}; buttons ${buttons.join(", ")} saved`
+}
+
+/** The previous version kept, the new file written whole, the change journaled. */
+const written = (environment: SetupEnvironment, ready: Extract<Prepared, { readonly _tag: "Ready" }>, change: ConfigChange, session: string) =>
+  Effect.tryPromise({
+    try: async () => {
+      const { current, edited } = ready
+      const kept = current.exists ? await keepVersion(environment, current.text, current.access) : null
+      await writeAtomically(environment.configPath, edited.text, current.access)
+      await recordChange(environment, { session, change: changeWords(change), places: edited.places, keys: edited.keys })
+      return kept
+    },
+    catch: ioFailure(`${environment.configPath} could not be written (it is unchanged)`)
+  })
+
+/**
+ * Saves one edit: compared with the fingerprint the page saw, checked, kept, written, journaled,
+ * one save at a time (`lock`), so two browsers cannot both pass the comparison. Then the daemon
+ * is reloaded, outside the lock.
+ */
+export const saveChange = Effect.fn("saveChange")(function*(
+  environment: SetupEnvironment,
+  lock: Semaphore.Semaphore,
+  change: ConfigChange,
+  session: string,
+  token: { readonly credential: boolean; readonly restart: boolean }
+) {
+  const outcome: Saved | { readonly _tag: "Written"; readonly fingerprint: string; readonly kept: string | null } = yield* lock.withPermits(1)(
+    Effect.gen(function*() {
+      const prepared = yield* prepareChange(environment, change, token.credential)
+      if (prepared._tag !== "Ready") return prepared
+      if (prepared.problems.length > 0) return { _tag: "Invalid", problems: prepared.problems } satisfies Saved
+      // Saved again as it is: nothing to keep or journal, but the daemon is still reloaded as asked.
+      if (prepared.current.exists && prepared.edited.text === prepared.current.text) {
+        return { _tag: "Written", fingerprint: prepared.current.fingerprint, kept: null } as const
+      }
+      const kept = yield* written(environment, prepared, change, session)
+      return { _tag: "Written", fingerprint: fingerprintOf(prepared.edited.text), kept } as const
+    })
+  ).pipe(Effect.catch((error: string) => Effect.succeed({ _tag: "Failed", error } satisfies Saved)))
+  if (outcome._tag !== "Written") return outcome
+  const reload = yield* reloadDaemon(environment, { restart: token.restart })
+  return { _tag: "Saved", fingerprint: outcome.fingerprint, kept: outcome.kept, reload } satisfies Saved
+})
+
+export const makeSaveLock = (): Semaphore.Semaphore => Semaphore.makeUnsafe(1)

@@ -1,0 +1,64 @@
+import { execFile } from "node:child_process"
+import { Effect } from "effect"
+import type { SetupEnvironment } from "../setup-environment.ts"
+
+/** What the reload after a save came to, in words the page shows. */
+export interface ReloadOutcome {
+  readonly ok: boolean
+  readonly message: string
+}
+
+const firstLine = (text: string): string => text.trim().split("\n")[0] ?? ""
+
+const systemctl = (unit: string, restart: boolean): Promise<ReloadOutcome> =>
+  new Promise((resolve) => {
+    // reload-or-restart: a daemon that stopped (e.g. on the example config) is started with the new one.
+    // restart: systemd copies the token credential (LoadCredential=) only when the unit starts.
+    const verb = restart ? "restart" : "reload-or-restart"
+    execFile("systemctl", [verb, unit], { timeout: 30_000 }, (error, _stdout, stderr) => {
+      if (error === null) {
+        resolve({ ok: true, message: `${unit} ${restart ? "restarted with the new token and config" : "reloaded with the new config"} (systemctl ${verb})` })
+      }
+      else if ((error as NodeJS.ErrnoException).code === "ENOENT") {
+        resolve({ ok: false, message: `systemctl is not on this machine, so ${unit} was not reloaded: restart the daemon by hand, or send it SIGHUP` })
+      } else {
+        const why = firstLine(stderr) || error.message
+        resolve({ ok: false, message: `systemctl ${verb} ${unit} failed: ${why} (see journalctl -u ${unit})` })
+      }
+    })
+  })
+
+const hangup = (pid: number): ReloadOutcome => {
+  try {
+    process.kill(pid, "SIGHUP")
+    return { ok: true, message: `SIGHUP sent to the daemon (pid ${pid}): it re-reads the config, and keeps the old one if the new one does not load` }
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    return {
+      ok: false,
+      message: code === "ESRCH"
+        ? `no process ${pid} (the daemon stopped?): start it again`
+        : `SIGHUP to pid ${pid} refused (${code ?? "unknown error"}): run setup as the daemon's user or root`
+    }
+  }
+}
+
+const reloaded = (environment: SetupEnvironment, restart: boolean): Promise<ReloadOutcome> => {
+  const reload = environment.reload
+  switch (reload._tag) {
+    case "systemd":
+      return systemctl(reload.unit, restart)
+    case "pid":
+      return Promise.resolve(hangup(reload.pid))
+    case "none":
+      return Promise.resolve({ ok: false, message: "no daemon to reload was named: start it (systemctl start scorebridge) to run the new config" })
+  }
+}
+
+/**
+ * Has the running daemon re-read its config, the way `scorebridge setup` was told (--unit,
+ * --daemon-pid); `restart` after a new token, which a systemd unit only loads when it starts.
+ * Never fails: the outcome says.
+ */
+export const reloadDaemon = (environment: SetupEnvironment, options: { readonly restart?: boolean } = {}): Effect.Effect<ReloadOutcome> =>
+  Effect.promise(() => reloaded(environment, options.restart === true))
