@@ -1,7 +1,12 @@
 import { pressFeedback } from "../clicks/press-feedback.ts"
 import type { BridgeEvent } from "../bus/bridge-events.ts"
+import { clockLabel } from "../timeline/time-ticks.ts"
 
-const time = () => new Date().toISOString().slice(11, 23)
+// The venue's clock, as on the status page it prints the address of (milliseconds: points come fast).
+const time = () => {
+  const now = Date.now()
+  return `${clockLabel(now, true)}.${String(now % 1000).padStart(3, "0")}`
+}
 
 /** One human line per bridge event, for the demo's output. */
 export const describeEvent = (e: BridgeEvent): string | undefined => {
