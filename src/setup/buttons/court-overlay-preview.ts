@@ -5,6 +5,7 @@ import { checkOverlay } from "../../clicks/overlay-rules.ts"
 import { Place } from "../../config/place.ts"
 import type { Place as PlaceConfig } from "../../config/schema.ts"
 import { formatPath, issueProblems } from "../../config/problems.ts"
+import type { Overlay } from "../../service/schemas.ts"
 import { ok, problem, type SetupReply } from "../setup-route.ts"
 
 const PreviewRequest = Schema.Struct({
@@ -24,12 +25,21 @@ const strict = { errors: "all", onExcessProperty: "error" } as const
 const problemsOf = (issue: Parameters<typeof issueProblems>[0], at: ReadonlyArray<PropertyKey>) =>
   issueProblems(issue, at).map((p) => `${formatPath(p.path)}: ${p.message}`)
 
+/** One line the page shows as it is: the filled-in values on their template, and what breaks the rules. */
+const textOf = (overlay: Overlay, problems: ReadonlyArray<string>): string => {
+  const values = Object.entries(overlay.values ?? {}).map(([name, value]) => `${name}: ${value === "" ? "(empty)" : value}`)
+  const source = overlay.templateSource ?? overlay.imageSource
+  const drawn = `${values.length === 0 ? "no values" : values.join(" · ")}${source === undefined ? "" : ` on ${source}`}`
+  return problems.length === 0 ? drawn : `${drawn}. Breaks the service's rules: ${problems.join("; ")}`
+}
+
 const teamPreview = (place: PlaceConfig, team: PreviewTeam, sample: typeof PreviewRequest.Type["sample"]) => {
   const lines = overlayCarriers([place], place.key, team)
   const configured = teamOverlayIn([place], place.key, team)
-  if (Result.isFailure(configured)) return { team, overlay: null, problems: [], lines, missing: configured.failure }
+  if (Result.isFailure(configured)) return { team, text: `No overlay: ${configured.failure}`, overlay: null, problems: [], lines }
   const overlay = overlayForClick(configured.success, sampleLiveFields(team, sample ?? {}))
-  return { team, overlay, problems: checkOverlay(overlay), lines }
+  const problems = checkOverlay(overlay)
+  return { team, text: textOf(overlay, problems), overlay, problems, lines }
 }
 
 /**
