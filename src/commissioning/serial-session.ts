@@ -1,7 +1,7 @@
 import { Deferred, Effect } from "effect"
 import { SerialPort } from "serialport"
 import type { ReceivedChunk } from "../domain/received.ts"
-import { SerialOpenError } from "../transport/serial.ts"
+import { SerialOpenError, watchPath } from "../transport/serial.ts"
 
 export interface SerialSession {
   /** Completes with the reason once the port dies (unplugged adapter, pty peer gone). */
@@ -39,5 +39,7 @@ export const openSerialSession = (path: string, baudRate: number, onChunk: (chun
           port.close(() => resume(Effect.void))
         }).pipe(Effect.timeoutOption("2 seconds"), Effect.asVoid)
     )
+    // As in the daemon: a pty whose peer vanished, or an adapter replugged behind the same by-id link, is not always reported by serialport.
+    yield* Effect.forkScoped(watchPath(path, lost))
     return { lost: Deferred.await(lost) } satisfies SerialSession
   })

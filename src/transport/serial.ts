@@ -149,7 +149,7 @@ const identity = (path: string): string => {
  * error, reads just stop), and a replugged USB adapter can come back as a new device behind the
  * same by-id link. Either way the open port is dead: the path tells, so watch it.
  */
-const watchPath = (path: string, lost: Deferred.Deferred<string>) =>
+export const watchPath = (path: string, lost: Deferred.Deferred<string>) =>
   Effect.gen(function*() {
     const opened = identity(path)
     while (true) {
