@@ -1,5 +1,5 @@
 import { copyFileSync } from "node:fs"
-import { join } from "node:path"
+import { dirname, join } from "node:path"
 import { Effect } from "effect"
 import { parseDocument } from "yaml"
 import { tempDir } from "../../scripts/support/temp-dir.ts"
@@ -21,6 +21,11 @@ export const configBench = (res: Resources, example?: string, reload: DaemonRelo
   const dir = tempDir("setup-config", res)
   const path = join(dir, "config.yaml")
   if (example !== undefined) copyFileSync(join(import.meta.dirname, "../../config", example), path)
+  return configBenchAt(path, reload)
+}
+
+/** The config routes on the config at `path` (which may not exist yet). */
+export const configBenchAt = (path: string, reload: DaemonReload = { _tag: "none" }): ConfigBench => {
   const environment = setupEnvironment(path, reload)
   const routes = configRoutes(environment)
   const replies: Array<string> = []
@@ -31,7 +36,7 @@ export const configBench = (res: Resources, example?: string, reload: DaemonRelo
     replies.push(JSON.stringify(reply))
     return reply
   }
-  return { dir, environment, call, replies }
+  return { dir: dirname(path), environment, call, replies }
 }
 
 /** The config's places as plain data, as the page has them from GET /api/config. */
