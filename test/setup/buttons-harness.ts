@@ -1,11 +1,12 @@
 import { writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { Effect, Exit, Scope } from "effect"
-import { eventually } from "../../scripts/support/eventually.ts"
 import { stringify } from "yaml"
+import { eventually } from "../../scripts/support/eventually.ts"
 import { buttonRoutes } from "../../src/setup/buttons/button-routes.ts"
 import { setupEnvironment } from "../../src/setup/setup-environment.ts"
 import type { SetupReply, SetupRoute } from "../../src/setup/setup-route.ts"
+import { matches } from "./route-calls.ts"
 
 /**
  * The button routes as the setup server holds them, in a scope of the test's: requests go to the
@@ -15,18 +16,6 @@ export interface ButtonApi {
   readonly call: (method: SetupRoute["method"], path: string, body?: unknown, session?: string) => Promise<SetupReply>
   readonly close: () => Promise<void>
   readonly configPath: string
-}
-
-const matches = (pattern: string, path: string): Record<string, string> | undefined => {
-  const want = pattern.split("/")
-  const got = path.split("/")
-  if (want.length !== got.length) return undefined
-  const params: Record<string, string> = {}
-  for (const [i, part] of want.entries()) {
-    if (part.startsWith(":")) params[part.slice(1)] = decodeURIComponent(got[i]!)
-    else if (part !== got[i]) return undefined
-  }
-  return params
 }
 
 /** `config` written as config.yaml in `dir` (any shape: a court half set up is what the page meets). */
