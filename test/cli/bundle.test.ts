@@ -29,7 +29,7 @@ describe.skipIf(!built)("the bundled CLI (dist/scorebridge.mjs, what an installe
   it("lists every command", () => {
     const result = spawnSync(node, [bundle, "--help"], { encoding: "utf8" })
     expect(result.status).toBe(0)
-    for (const command of ["run", "check", "doctor", "sniff", "capture", "learn", "replay", "overlay-preview", "outbox", "demo", "sim"]) {
+    for (const command of ["run", "check", "doctor", "sniff", "capture", "learn", "replay", "overlay-preview", "outbox", "setup", "demo", "sim"]) {
       expect(result.stdout).toMatch(new RegExp(`\\n  ${command} `))
     }
   })
@@ -59,12 +59,14 @@ describe.skipIf(!built)("the bundled CLI (dist/scorebridge.mjs, what an installe
       "effect/cli": "Intl.Segmenter",
       // the descriptions of two other commands
       check: "Validate a config file and its secrets",
-      "overlay-preview": "have the service render it on a 15 s test video"
+      "overlay-preview": "have the service render it on a 15 s test video",
+      // the setup server's login refusal: the daemon never serves the setup page
+      setup: "too many wrong setup codes"
     }
     for (const [what, marker] of Object.entries(markers)) {
       expect(contains(daemon, marker), `${what} in what the daemon loads`).toEqual([])
     }
-    for (const what of ["effect/cli", "check", "overlay-preview"] as const) expect(contains(cli, markers[what]), what).toHaveLength(1)
+    for (const what of ["effect/cli", "check", "overlay-preview", "setup"] as const) expect(contains(cli, markers[what]), what).toHaveLength(1)
     const all = readdirSync(join(root, "dist")).filter((f) => f.endsWith(".mjs"))
     expect(contains(all, markers.simulator)).toHaveLength(1)
   })
