@@ -3,7 +3,7 @@ import { join } from "node:path"
 import { Effect } from "effect"
 import { afterEach, describe, expect, it } from "vitest"
 import { startSimulator } from "../../simulator/index.ts"
-import { writeConfig } from "../../scripts/support/daemon-config.ts"
+import { type PlaceConfig, writeConfig } from "../../scripts/support/daemon-config.ts"
 import { freePort } from "../../scripts/support/free-port.ts"
 import { tempDir } from "../../scripts/support/temp-dir.ts"
 import { startDaemon } from "../../scripts/support/scorebridge-process.ts"
@@ -28,7 +28,7 @@ const seed = {
   }]
 }
 
-const jsonOnUdp = (key: string, port: number) => ({
+const jsonOnUdp = (key: string, port: number): PlaceConfig => ({
   key,
   sport: "basketball",
   scoreboard: { protocol: "json", udp: { listen: `127.0.0.1:${port}` }, options: { fields: { home: "score.home", away: "score.away" } } }
