@@ -12,6 +12,8 @@ export interface SetupCheck {
   readonly title: string
   readonly detail?: string
   readonly fix?: string
+  /** Doctor did not make this check (no broker configured, the clock not compared): shown as a warning, marked so the page may show it quieter. */
+  readonly skipped?: true
 }
 
 /**
@@ -27,7 +29,8 @@ export const setupCheck = (outcome: CheckOutcome): SetupCheck => {
     status: outcome.status === "skip" ? "warn" : outcome.status,
     title,
     ...(detail === undefined ? {} : { detail }),
-    ...(outcome.advice === undefined ? {} : { fix: outcome.advice })
+    ...(outcome.advice === undefined ? {} : { fix: outcome.advice }),
+    ...(outcome.status === "skip" ? { skipped: true } : {})
   }
 }
 
