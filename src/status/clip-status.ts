@@ -1,14 +1,12 @@
 import { clipOutcomeText } from "../clip-follow-up/outcome-text.ts"
 import type { FollowUp } from "../domain/follow-up.ts"
+import { venueTimeWords } from "../timeline/time-ticks.ts"
 import type { ClipProblem, LastClick } from "./status-snapshot.ts"
 
 /** Follow-ups read first per place and snapshot: enough to reach the last clip on a court whose camera works. */
 export const clipsFirstRead = 16
 /** Read when the first ones are all without a clip: the run is counted this far back at most. */
 export const clipsLongRead = 200
-
-/** As the CLI and the press feedback write times: UTC, with a Z. */
-const hhmm = (ms: number) => `${new Date(ms).toISOString().slice(11, 16)}Z`
 
 /**
  * The run of clicks without a clip, newest first: `no-clip` ones count, back to the newest
@@ -42,9 +40,13 @@ export const lastClickOf = (followUps: ReadonlyArray<FollowUp>): LastClick | nul
   }
 }
 
-/** The problem line once `problemAfterClicks` clicks in a row made no clip; null otherwise. */
-export const clipProblemOf = (followUps: ReadonlyArray<FollowUp>, problemAfterClicks: number): ClipProblem | null => {
+/**
+ * The problem line once `problemAfterClicks` clicks in a row made no clip; null otherwise. Its time
+ * is the venue's clock, as on the card beside it (with the date once the run is over a day old at `now`).
+ */
+export const clipProblemOf = (followUps: ReadonlyArray<FollowUp>, problemAfterClicks: number, now: number): ClipProblem | null => {
   const { clicks, since } = clipRun(followUps)
   if (clicks < problemAfterClicks || since === null) return null
-  return { clicks, since, text: `${clicks} ${clicks === 1 ? "click" : "clicks"} without a clip since ${hhmm(since)}: is the camera recording?` }
+  const text = `${clicks} ${clicks === 1 ? "click" : "clicks"} without a clip since ${venueTimeWords(since, { now })}: is the camera recording?`
+  return { clicks, since, text }
 }

@@ -91,7 +91,7 @@ export const placeStatus = (input: PlaceStatusInput): PlaceStatus => {
   const buttons = place.buttonSources.map((source) => ({ source, ...buttonView(source, input.links.buttonRecord(source), input.now) }))
   const source = sourceOf(input, buttons)
   const oldest = input.heads.filter((h) => h.place === place.key).sort((a, b) => a.createdAt - b.createdAt)[0]
-  const clipProblem = followUps === undefined ? null : clipProblemOf(followUps, input.problemAfterClicks)
+  const clipProblem = followUps === undefined ? null : clipProblemOf(followUps, input.problemAfterClicks, input.now)
   const reasons = reasonsOf(input, source, buttons, oldest, clipProblem)
   return {
     key: place.key,

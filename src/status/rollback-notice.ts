@@ -1,5 +1,6 @@
 import { readFile, stat } from "node:fs/promises"
 import { Effect, Schema } from "effect"
+import { venueTimeWords } from "../timeline/time-ticks.ts"
 import { RollbackRecord } from "../upgrade/rollback-record.ts"
 
 /** An automatic rollback as the status page, /status.json and /metrics show it. */
@@ -18,10 +19,8 @@ export interface RollbackNotice {
   readonly text: string
 }
 
-const clock = (ms: number) => {
-  const iso = new Date(ms).toISOString()
-  return `${iso.slice(11, 16)}Z on ${iso.slice(0, 10)}`
-}
+// The venue's clock with its date: the text is made once per record and shown for days.
+const clock = (ms: number) => venueTimeWords(ms, "always")
 
 export const rollbackText = (r: Omit<RollbackNotice, "text">): string => {
   const unhold = "`sudo apt-mark unhold scorebridge` once a fixed version is out."

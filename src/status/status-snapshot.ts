@@ -28,7 +28,7 @@ export interface ClipProblem {
   readonly clicks: number
   /** When the first of them was pressed. */
   readonly since: number
-  /** E.g. "3 clicks without a clip since 14:02Z: is the camera recording?" */
+  /** E.g. "3 clicks without a clip since 14:02:31: is the camera recording?" (the venue's clock). */
   readonly text: string
 }
 

@@ -34,6 +34,32 @@ export const clockLabel = (ms: number, withSeconds: boolean, timeZone?: string):
     ...(timeZone === undefined ? {} : { timeZone })
   }).format(ms)
 
+const day = 24 * 60 * minute
+
+/** The venue's date of `ms` as 2026-11-26: read the same way in every language, unlike 26/11 or 11/26. */
+const venueDate = (ms: number): string => {
+  const parts = new Intl.DateTimeFormat(clockLocale, { year: "numeric", month: "2-digit", day: "2-digit" }).formatToParts(ms)
+  const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? "??"
+  return `${part("year")}-${part("month")}-${part("day")}`
+}
+
+/**
+ * When a message names the date too: `"always"` for a record that is read once and then shown for
+ * days (the text does not change as it ages), otherwise when `now` is more than a day away, where
+ * the time alone could be yesterday's or today's.
+ */
+export type DateInWords = "always" | { readonly now: number }
+
+/**
+ * A time in the venue's words, for the messages the bridge writes (the status page's warnings,
+ * /healthz reasons, the journal): the clock the page shows, in the bridge's zone and 24-hour
+ * style, so that a message and the card beside it read alike.
+ */
+export const venueTimeWords = (ms: number, date: DateInWords): string => {
+  const time = clockLabel(ms, true)
+  return date === "always" || Math.abs(date.now - ms) > day ? `${time} on ${venueDate(ms)}` : time
+}
+
 /** Nice whole-number steps for a score axis of 0…max, about `count` of them. */
 export const scoreTicks = (max: number, count: number): ReadonlyArray<number> => {
   const step = [1, 2, 5, 10, 20, 25, 50, 100].find((s) => max / s <= count) ?? Math.ceil(max / count)

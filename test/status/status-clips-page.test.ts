@@ -14,6 +14,7 @@ import { launchChromium, withoutChromium } from "./chromium.ts"
 import { acceptedClick, clipsModelLayer, settleClick } from "./clips-model.ts"
 import { parsePrometheus, valueOf } from "./prometheus-text.ts"
 import { get } from "./status-daemon.ts"
+import { inVenueZone } from "../support/venue-zone.ts"
 
 /**
  * The clip outcomes as served: the status server on a real outbox whose follow-ups were settled
@@ -23,7 +24,10 @@ import { get } from "./status-daemon.ts"
 
 const at = (hh: number, mm: number, ss: number) => Date.UTC(2025, 5, 14, hh, mm, ss)
 const videoURL = "https://media.example/clips/mo-1/angle-0.mp4"
-const problemText = "3 clicks without a clip since 14:02Z: is the camera recording?"
+// The bridge in Adelaide (+09:30 in June): 14:02 UTC is 23:32 at the venue, and the run began more
+// than a day ago, so its date is named too.
+inVenueZone("Australia/Adelaide")
+const problemText = "3 clicks without a clip since 23:32:00 on 2025-06-14: is the camera recording?"
 const noClip = { momentStatus: "processing", reason: "no clip 180 s after the click was accepted: is the camera recording?" }
 
 describe("clip outcomes on the status server", () => {
@@ -107,7 +111,8 @@ describe("clip outcomes on the status server", () => {
 
   describe.skipIf(withoutChromium)("the page in headless Chromium", () => {
     it("shows court 1's clip with its link and court 2's problem line, saved as a screenshot; the line goes when a clip comes", async () => {
-      const context = await launchChromium(res, { width: 1100, height: 900 })
+      // A viewer in another zone and language: the page still reads the venue's clock.
+      const context = await launchChromium(res, { width: 1100, height: 900 }, { timezoneId: "America/Los_Angeles", locale: "en-US" })
       const page = await context.newPage()
       const external: Array<string> = []
       page.on("request", (request) => {
@@ -140,6 +145,8 @@ describe("clip outcomes on the status server", () => {
       expect(await court2.locator(".problems").textContent()).toBe("")
       expect(await court2.locator("[data-badge]").textContent()).toBe("LIVE")
       expect(await court2.locator('[data-clip="no-clip"]').textContent()).toContain("no clip")
+      // The warning and the card beside it in one clock: the third dark click, 14:03:20 UTC.
+      expect(await court2.locator('[data-clip="no-clip"]').textContent()).toContain(" pressed 23:33:20 ")
       expect(await court2.locator('[data-clip="no-clip"] a').count()).toBe(0)
       expect(await page.locator("#overall").textContent()).toBe("1 PROBLEM")
       expect(await page.locator("#reasons li").allTextContents()).toEqual([`court-2: ${problemText}`])

@@ -16,6 +16,7 @@ import { acceptedClick, clipsModelLayer, settleClick } from "./clips-model.ts"
 import { parsePrometheus, valueOf } from "./prometheus-text.ts"
 import { tempDir } from "../../scripts/support/temp-dir.ts"
 import { clickPayload } from "../support/outbox-payloads.ts"
+import { inVenueZone } from "../support/venue-zone.ts"
 
 /**
  * Clip outcomes on the status model: the real outbox with follow-ups, the real clip follower
@@ -32,8 +33,9 @@ const options: StatusOptions = {
   clips: { followUp: true, problemAfterClicks: 3 }
 }
 const settings: FollowUpSettings = { firstReadAfterMs: 8_000, noClipAfterMs: 30_000, giveUpAfterMs: 30 * 60_000, readGapMs: 2_000, tightShare: 0.6 }
-/** 14:00:00 UTC. */
+/** 14:00:00 UTC: 23:30:00 at the venue, in Adelaide (+09:30 in June), the bridge's zone here. */
 const t0 = Date.UTC(2025, 5, 14, 14, 0, 0)
+inVenueZone("Australia/Adelaide")
 
 
 /** The service's moments: the dark ones have no clip, the gone ones answer 404. */
@@ -110,7 +112,8 @@ const metrics = Effect.gen(function*() {
   return parsePrometheus(yield* (yield* BridgeStatus).metrics)
 })
 
-const problemText = "3 clicks without a clip since 14:02Z: is the camera recording?"
+// The venue's clock, as on the card: 14:02 UTC is 23:32 in Adelaide (same day, within a day of now).
+const problemText = "3 clicks without a clip since 23:32:00: is the camera recording?"
 
 describe("BridgeStatus: the last click's clip and the problem line", () => {
   it.effect("a clip ready, then a camera that records nothing: the card, the health reasons and /metrics; kept across a restart, cleared by the next clip", () =>
@@ -193,7 +196,7 @@ describe("BridgeStatus: the last click's clip and the problem line", () => {
       // After a restart the outbox still knows: no event has been told to this model.
       yield* withModel(dir, Effect.gen(function*() {
         const restarted = yield* until("the problem after the restart", (s) => place("court-1")(s).clipProblem ?? undefined)
-        assert.deepStrictEqual(restarted, { clicks: 4, since: t0 + 120_000, text: "4 clicks without a clip since 14:02Z: is the camera recording?" })
+        assert.deepStrictEqual(restarted, { clicks: 4, since: t0 + 120_000, text: "4 clicks without a clip since 23:32:00: is the camera recording?" })
         assert.strictEqual(valueOf(yield* metrics, "scorebridge_clicks_without_clip", { place: "court-1" }), 4)
 
         // The camera records again: the next clip clears the problem.
@@ -216,7 +219,7 @@ describe("BridgeStatus: the last click's clip and the problem line", () => {
           yield* settleClick(yield* acceptedClick("court-2", t0 - 1_800_000 + n * 60_000, `mo-long-${n}`), "no-clip", { reason: "none" })
         }
         const problem = yield* until("the long run", (s) => place("court-2")(s).clipProblem ?? undefined)
-        assert.deepStrictEqual(problem, { clicks: 20, since: t0 - 1_800_000, text: "20 clicks without a clip since 13:30Z: is the camera recording?" })
+        assert.deepStrictEqual(problem, { clicks: 20, since: t0 - 1_800_000, text: "20 clicks without a clip since 23:00:00: is the camera recording?" })
       }))
     }))
 
@@ -255,14 +258,23 @@ describe("the run of clicks without a clip", () => {
   })
 
   it("is a problem from problemAfterClicks on, since the first of them was pressed", () => {
-    assert.isNull(clipProblemOf(followUps("no-clip", "no-clip", "clip-ready"), 3))
-    assert.isNull(clipProblemOf(followUps("no-clip", "deleted", "no-clip", "clip-ready", "no-clip"), 3))
-    assert.deepStrictEqual(clipProblemOf(followUps("no-clip", "deleted", "no-clip", "unchecked", "no-clip", "clip-ready"), 3), {
-      clicks: 3, since: t0 - 4 * 60_000, text: "3 clicks without a clip since 13:56Z: is the camera recording?"
+    assert.isNull(clipProblemOf(followUps("no-clip", "no-clip", "clip-ready"), 3, t0))
+    assert.isNull(clipProblemOf(followUps("no-clip", "deleted", "no-clip", "clip-ready", "no-clip"), 3, t0))
+    assert.deepStrictEqual(clipProblemOf(followUps("no-clip", "deleted", "no-clip", "unchecked", "no-clip", "clip-ready"), 3, t0), {
+      clicks: 3, since: t0 - 4 * 60_000, text: "3 clicks without a clip since 23:26:00: is the camera recording?"
     })
-    assert.strictEqual(clipProblemOf(followUps("no-clip"), 1)?.text, "1 click without a clip since 14:00Z: is the camera recording?")
+    assert.strictEqual(clipProblemOf(followUps("no-clip"), 1, t0)?.text, "1 click without a clip since 23:30:00: is the camera recording?")
     // Unchecked alone is not a camera problem: the bridge does not know.
-    assert.isNull(clipProblemOf(followUps("unchecked", "unchecked", "unchecked"), 1))
+    assert.isNull(clipProblemOf(followUps("unchecked", "unchecked", "unchecked"), 1, t0))
+  })
+
+  it("names the venue's date too once the run began more than a day before", () => {
+    const hour = 3_600_000
+    assert.strictEqual(clipProblemOf(followUps("no-clip"), 1, t0 + 23 * hour)?.text, "1 click without a clip since 23:30:00: is the camera recording?")
+    assert.strictEqual(clipProblemOf(followUps("no-clip"), 1, t0 + 25 * hour)?.text, "1 click without a clip since 23:30:00 on 2025-06-14: is the camera recording?")
+    // 15:00 UTC on the 14th is half past midnight on the 15th at the venue: its date, not UTC's.
+    const afterMidnight = [{ ...followUps("no-clip")[0]!, pressedAt: Date.UTC(2025, 5, 14, 15, 0, 0) }]
+    assert.strictEqual(clipProblemOf(afterMidnight, 1, t0 + 72 * hour)?.text, "1 click without a clip since 00:30:00 on 2025-06-15: is the camera recording?")
   })
 
   it("the last click is the newest followed one, its links only when its clip is ready", () => {

@@ -9,6 +9,7 @@ import { eventually } from "../../scripts/support/eventually.ts"
 import { launchChromium, withoutChromium } from "./chromium.ts"
 import { parsePrometheus, valueOf } from "./prometheus-text.ts"
 import { get, startStatusDaemon } from "./status-daemon.ts"
+import { inVenueZone } from "../support/venue-zone.ts"
 
 /**
  * An automatic rollback where people look: the upgrade guard's record (written by its own writer)
@@ -19,6 +20,9 @@ import { get, startStatusDaemon } from "./status-daemon.ts"
  */
 const res = resources()
 afterAll(() => res.release())
+// The bridge in Adelaide (+10:30 in November): the banner and the journal say the venue's clock
+// and date, 00:32:31 on the 27th for 14:02:31 UTC on the 26th.
+inVenueZone("Australia/Adelaide")
 
 const rolledBack: RollbackRecord = {
   at: "2026-11-26T14:02:31.000Z",
@@ -43,7 +47,7 @@ describe.skipIf(withoutChromium)("a rollback on the status page, /status.json, /
     res.defer(() => void delete process.env["SCOREBRIDGE_PACKAGE_DIR"])
     const daemon = await startStatusDaemon(res, { courts: ["live"], venue: "lyon-centre" })
 
-    const text = "Rolled back from 0.2.0 to 0.1.0 at 14:02Z on 2026-11-26: restarted 4 times since the upgrade (more than 3): a restart loop. " +
+    const text = "Rolled back from 0.2.0 to 0.1.0 at 00:32:31 on 2026-11-27: restarted 4 times since the upgrade (more than 3): a restart loop. " +
       "The package is held: `sudo apt-mark unhold scorebridge` once a fixed version is out."
     expect(daemon.logs.filter((line) => line.includes("Rolled back"))).toEqual([`Warn ${text}`])
 
@@ -79,6 +83,7 @@ describe.skipIf(withoutChromium)("a rollback on the status page, /status.json, /
       reasonKind: "never_ready", reinstalled: false, held: false, error: "no previous package is kept"
     }))
     await banner.filter({ hasText: "going back to 0.2.0 failed: no previous package is kept" }).waitFor({ timeout: 5_000 })
+    expect(await banner.textContent()).toContain("0.3.0 failed its watch at 19:45:00 on 2026-11-27 (never READY")
     scraped = await eventually("the new record on /metrics", async () => {
       const now = await metrics(daemon.url)
       return valueOf(now, "scorebridge_rollback_info", { reason_kind: "never_ready" }) === 1 ? now : undefined
