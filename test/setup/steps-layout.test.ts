@@ -37,7 +37,7 @@ interface Listening {
   readonly light: string
   readonly bytes: number
   readonly badFrames: number
-  readonly reading: { readonly text: string; readonly home?: number; readonly away?: number; readonly period?: number } | null
+  readonly reading: { readonly text: string; readonly home?: number; readonly away?: number; readonly period?: number; readonly clock?: string } | null
 }
 
 const look = async (id: string) => (await steps.call("GET", `/api/listen/${id}`)).json as Listening
