@@ -5,6 +5,7 @@ import { type DaemonConfig, writeConfig } from "../../scripts/support/daemon-con
 import { setupEnvironment, type SetupEnvironment } from "../../src/setup/setup-environment.ts"
 import type { SetupReply, SetupRoute } from "../../src/setup/setup-route.ts"
 import { type StepOptions, stepRoutes } from "../../src/setup/steps/step-routes.ts"
+import { matches } from "./route-calls.ts"
 
 /**
  * The step routes as the setup server holds them, called through their handles (the HTTP and
@@ -15,18 +16,6 @@ export interface Steps {
   readonly environment: SetupEnvironment
   readonly call: (method: SetupRoute["method"], path: string, options?: { readonly body?: unknown; readonly session?: string }) => Promise<SetupReply>
   readonly close: () => Promise<void>
-}
-
-const matches = (pattern: string, path: string): Record<string, string> | undefined => {
-  const want = pattern.split("/")
-  const got = path.split("/")
-  if (want.length !== got.length) return undefined
-  const params: Record<string, string> = {}
-  for (const [i, part] of want.entries()) {
-    if (part.startsWith(":")) params[part.slice(1)] = decodeURIComponent(got[i]!)
-    else if (part !== got[i]) return undefined
-  }
-  return params
 }
 
 export const startSteps = async (configDirectory: string, options: StepOptions = {}): Promise<Steps> => {
