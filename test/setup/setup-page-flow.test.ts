@@ -43,6 +43,7 @@ describe.skipIf(withoutChromium)("the setup page walks one court to LIVE (real p
     await page.click("#token-form button[type=submit]")
     await expect.poll(() => page.textContent("#token-message")).toMatch(/Token stored at \d\d:\d\d:\d\d/)
     expect(await page.inputValue("#token")).toBe("")
+    await page.locator("#checks li[data-check]").first().waitFor()
     await screenshots(page, "checks", "#step-checks")
     await page.click("#step-checks [data-next=place]")
     lap("checks")
@@ -95,7 +96,7 @@ describe.skipIf(withoutChromium)("the setup page walks one court to LIVE (real p
 
     // 7. Save: the diff, then the daemon's light and its first delivered entry.
     await expect.poll(() => page.isEnabled("#save"), { timeout: 10_000 }).toBe(true)
-    expect(await page.textContent("#diff")).toContain("+    key: court-1")
+    expect(await page.textContent("#diff")).toContain("+  - key: court-1")
     await screenshots(page, "save", "#step-save")
     await page.click("#save")
     await expect.poll(() => page.textContent("#save-message"), { timeout: 10_000 }).toMatch(/^Saved at \d\d:\d\d:\d\d/)

@@ -108,7 +108,12 @@ export const startStack = async (res: Resources, name: string, byIdName = "usb-F
   const port = await freePort()
   const setup = startScorebridge(["setup", "--config", configPath, "--port", String(port), "--daemon-pid", String(daemon.process.pid)], { env, stderrAsLogs: true })
   res.defer(() => setup.stop())
-  await eventually("the setup server's code", () => setupCode(setup), { timeoutMs: 20_000 })
+  await eventually("the setup server's code", () => {
+    if (setup.hasExited()) throw new Error(`scorebridge setup exited: ${setup.stdout()} ${setup.stderr()}`)
+    return setupCode(setup)
+  }, { timeoutMs: 20_000 }).catch((error: Error) => {
+    throw new Error(`${error.message}; stdout: ${setup.stdout()}; stderr: ${setup.stderr()}`)
+  })
   return { dir, configPath, control: new SimulatorControl(sim.url), broker, console: pty, byIdPath, daemon, setup, url: `http://127.0.0.1:${port}/` }
 }
 
@@ -124,7 +129,8 @@ export const loggedIn = async (res: Resources, stack: Stack, viewport: { readonl
   const page = await context.newPage()
   const problems: Array<string> = []
   page.on("pageerror", (error) => problems.push(error.message))
-  page.on("console", (message) => { if (message.type() === "error") problems.push(message.text()) })
+  // A failed request is shown by the page itself (and by the test's waits); a script error is not.
+  page.on("console", (message) => { if (message.type() === "error" && !message.text().startsWith("Failed to load resource")) problems.push(message.text()) })
   res.defer(() => {
     if (problems.length > 0) throw new Error(`the page reported errors: ${problems.join("; ")}`)
   })

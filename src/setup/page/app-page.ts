@@ -132,6 +132,8 @@ export const appPageHtml = `<!doctype html>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>scorebridge setup</title>
+<meta name="referrer" content="same-origin">
+<link rel="icon" href="data:,">
 <link rel="stylesheet" href="/setup.css">
 <script src="/setup.js" defer></script>
 </head>

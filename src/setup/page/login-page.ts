@@ -3,6 +3,9 @@
  * setup server printed. No script (the form posts by itself) and no inline style: the
  * Content-Security-Policy allows only /setup.css. The message comes from the server
  * (a wrong code, too many tries) but is escaped like any other value.
+ * `referrer: same-origin`: under the server's `no-referrer` a browser sends `Origin: null` with
+ * a same-origin POST (Fetch's origin serialisation), which the CSRF check must refuse; this
+ * policy still sends no referrer to any other site. The data: icon spares a favicon request.
  */
 export const escapeHtml = (text: string): string =>
   text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
@@ -13,6 +16,8 @@ export const loginPageHtml = (message?: string): string => `<!doctype html>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>scorebridge setup: log in</title>
+<meta name="referrer" content="same-origin">
+<link rel="icon" href="data:,">
 <link rel="stylesheet" href="/setup.css">
 </head>
 <body>

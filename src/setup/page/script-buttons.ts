@@ -45,12 +45,18 @@ function showActions() {
     const remove = el("button", "danger", "Remove"); remove.type = "button"; remove.addEventListener("click", () => { state.actions.splice(i, 1); showActions(); }); li.appendChild(remove); list.appendChild(li); });
   summary("buttons", state.actions.length + " button action(s).");
 }
-function overlayText(t) { if (t.text !== undefined) return String(t.text); const rest = Object.assign({}, t); delete rest.team; return JSON.stringify(rest); }
+function overlayBlock(t) {
+  const d = el("div", "overlay"); d.setAttribute("data-overlay", t.team);
+  d.appendChild(el("span", "team", teamWord(t.team))); d.appendChild(el("span", null, t.text || t.missing || "no overlay"));
+  (t.problems || []).forEach((p) => d.appendChild(el("div", "bad-text", String(p))));
+  (t.lines || []).forEach((l) => d.appendChild(el("div", "small", l)));
+  return d;
+}
 async function overlayPreview() {
   const box = clear($("overlay-preview")); if (!state.console) return;
   const r = await api("POST", "/api/overlay-preview", { place: buildPlace() });
   if (!r.ok) { box.appendChild(el("p", "muted", errorOf(r))); return; }
-  (r.json.teams || []).forEach((t) => { const d = el("div", "overlay"); d.appendChild(el("span", "team", teamWord(t.team))); d.appendChild(el("span", null, overlayText(t))); box.appendChild(d); });
+  (r.json.teams || []).forEach((t) => box.appendChild(overlayBlock(t)));
   if ((r.json.teams || []).length === 0) box.appendChild(el("p", "muted", "No overlay: highlights carry the score only."));
 }
 entries.buttons = () => { if (!$("mqtt-url").value && state.config && state.config.mqtt) $("mqtt-url").value = state.config.mqtt.url; showActions(); overlayPreview(); };

@@ -14,7 +14,7 @@ function checkItem(c) {
   return li;
 }
 async function loadChecks() {
-  const list = clear($("checks")); list.appendChild(el("li", "muted", "Checking…"));
+  const list = clear($("checks")); list.appendChild(el("li", "muted", "Checking…")); summary("checks", "Checking…");
   const r = await api("GET", "/api/checks");
   clear(list);
   if (!r.ok) { list.appendChild(checkItem({ status: "fail", title: "The checks did not run", detail: errorOf(r) })); return; }

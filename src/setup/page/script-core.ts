@@ -19,7 +19,7 @@ function say(id, text, kind) { const m = $(id); m.textContent = text || ""; m.cl
 function sessionEnded() { say("banner", "Your session has ended. Reload the page and log in with a new code (the setup server prints one).");
   stopPolling(); }
 async function api(method, path, body) {
-  const init = { method: method, credentials: "same-origin", headers: { Accept: "application/json" } };
+  const init = { method: method, credentials: "same-origin", referrerPolicy: "same-origin", headers: { Accept: "application/json" } };
   if (body !== undefined) { init.headers["Content-Type"] = "application/json"; init.body = JSON.stringify(body); }
   let response;
   try { response = await fetch(path, init); }

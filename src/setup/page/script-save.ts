@@ -12,9 +12,11 @@ function buildScoreboard() {
   if (Object.keys(state.options).length > 0) board.options = state.options; else delete board.options;
   return board;
 }
+// In the order a hand writes a place (key, name, sport, scoreboard, actions); what an edited place has beyond that stays as it was.
 function buildPlace() {
-  const p = Object.assign({}, state.base, { key: state.place.key, scoreboard: buildScoreboard() });
+  const p = { key: state.place.key };
   if (state.place.name) p.name = state.place.name; if (state.place.sport) p.sport = state.place.sport;
+  Object.assign(p, state.base, p, { scoreboard: buildScoreboard() });
   if (state.actions.length > 0) p.actions = state.actions; else delete p.actions;
   return p;
 }

@@ -76,6 +76,8 @@ pre.diff .add { color:#86efac; display:block; } pre.diff .del { color:#fca5a5; d
 .press { font-size:18px; font-weight:700; text-align:center; padding:18px 12px; border:2px dashed var(--info); border-radius:14px; color:var(--info); margin:8px 0; }
 .overlay { background:#111827; color:#fff; border-radius:10px; padding:10px 12px; margin:6px 0; font-size:14px; overflow-wrap:anywhere; }
 .overlay .team { color:#fde68a; font-weight:700; margin-right:8px; }
+.overlay .small { color:#cbd5e1; margin-top:4px; } .overlay .bad-text { color:#fca5a5; }
+ul.list li > span:first-child { flex:1 1 200px; }
 dl.facts { display:grid; grid-template-columns:max-content 1fr; gap:6px 14px; margin:8px 0; }
 dl.facts dt { color:var(--muted); font-size:14px; } dl.facts dd { margin:0; overflow-wrap:anywhere; }
 ul.moments { margin:6px 0; padding-left:20px; font-size:14px; }
