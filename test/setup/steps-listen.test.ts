@@ -1,9 +1,11 @@
+import { connect } from "node:net"
 import { join } from "node:path"
 import { SerialPort } from "serialport"
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest"
 import { frame } from "../../adapters/stramatel-452m/encode.ts"
 import { daemonConfig } from "../../scripts/support/daemon-config.ts"
 import { eventually } from "../../scripts/support/eventually.ts"
+import { freePort } from "../../scripts/support/free-port.ts"
 import { openWriter, type PtyPair, type PtyWriter, startPtyPair } from "../../scripts/support/pty.ts"
 import { tempDir } from "../../scripts/support/temp-dir.ts"
 import { byIdLink, startSteps, type Steps, useByIdDirectory, writeSetupConfig } from "./steps-support.ts"
@@ -173,5 +175,24 @@ describe("listening to a Stramatel console on a serial adapter", () => {
     steps = await startSteps(dir)
     expect(await look(other, "browser-2")).toBeUndefined()
     await listen("browser-3")
+  })
+
+  it("over the network: DISCONNECTED until the console connects to the listener, then LIVE", async () => {
+    const port = await freePort()
+    const id = await listen("browser-1", { protocol: "stramatel-452m", sport: "basketball", link: { tcp: { listen: `127.0.0.1:${port}` } } })
+    expect(await look(id)).toMatchObject({ light: "DISCONNECTED", detail: `waiting for the console to connect to 127.0.0.1:${port}: check the console's network output (this machine's address and port)` })
+    // A serial-to-Ethernet converter at the console, configured to connect to the bridge.
+    const converter = connect({ host: "127.0.0.1", port })
+    try {
+      const live = await eventually("LIVE over TCP", async () => {
+        converter.write(frame(basketball, { home: 7, away: 9, period: 3 }))
+        const view = await look(id)
+        return view?.light === "LIVE" ? view : undefined
+      })
+      expect(live.reading?.text).toBe("7–9 · period 3")
+    } finally {
+      converter.destroy()
+    }
+    await eventually("DISCONNECTED once the console hangs up", async () => ((await look(id))?.light === "DISCONNECTED" ? true : undefined))
   })
 })
