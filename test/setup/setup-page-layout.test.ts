@@ -70,7 +70,7 @@ describe.skipIf(withoutChromium)("the setup page's layout finder (real processes
     for (const shown of moments) await noteMoment(page, board, shown)
     await page.click("#layout-find")
     await expect.poll(() => page.textContent("#finder-message"), { timeout: 20_000 }).toMatch(/^(Found|No layout|More than one)/)
-    expect(await page.textContent("#finder-message"), (await page.locator("#finder-lines li").allTextContents()).join("\n")).toMatch(/^Found/)
+    expect(await page.textContent("#finder-message"), (await page.locator("#finder-lines div").allTextContents()).join("\n")).toMatch(/^Found/)
     await screenshots(page, "layout", "#step-listen")
     await page.click("#layout-accept")
     await expect.poll(() => page.textContent("#listen-reading"), { timeout: 15_000 }).toMatch(/12\D+17/)

@@ -81,7 +81,7 @@ const listen = step(5, "listen", "Listening", `
 <div id="finder" hidden>
 <h3>Find the layout</h3>
 <p class="muted">Type what the board shows now, note it, and again when it has changed: two or three moments. Leave out what the board does not show.</p>
-<div class="choices">
+<div class="fields">
 <div><label for="moment-home">Home</label><input id="moment-home" type="text" inputmode="numeric"></div>
 <div><label for="moment-guest">Guest</label><input id="moment-guest" type="text" inputmode="numeric"></div>
 <div><label for="moment-period">Period</label><input id="moment-period" type="text" inputmode="numeric"></div>
@@ -90,7 +90,7 @@ const listen = step(5, "listen", "Listening", `
 <div class="actions"><button type="button" id="moment-note">Note this moment</button><button type="button" class="primary" id="layout-find">Find the layout</button></div>
 <ul class="moments" id="moments"></ul>
 <p class="message" id="finder-message"></p>
-<ul class="moments" id="finder-lines"></ul>
+<div class="report" id="finder-lines"></div>
 <div class="actions"><button type="button" class="go" id="layout-accept" hidden>Use these settings</button></div>
 </div>`)
 

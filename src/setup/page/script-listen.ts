@@ -57,7 +57,7 @@ async function findLayout() {
   say("finder-message", "Looking for the fields…", "info"); $("layout-accept").hidden = true;
   const r = await api("POST", "/api/listen/" + encodeURIComponent(state.listenId) + "/layout");
   if (!r.ok) { say("finder-message", errorOf(r), ""); return; }
-  const lines = clear($("finder-lines")); (r.json.lines || []).forEach((l) => lines.appendChild(el("li", null, l)));
+  const lines = clear($("finder-lines")); (r.json.lines || []).forEach((l) => lines.appendChild(el("div", null, l === "" ? " " : l)));
   const words = { found: ["Found: the settings below read the board as you noted it.", "good"],
     ambiguous: ["More than one layout fits: note another moment where the numbers differ, then Find again.", ""],
     "not-found": ["No layout reads the board as noted: check the moments, or the console and its link.", ""] };

@@ -81,9 +81,14 @@ ul.list li > span:first-child { flex:1 1 200px; }
 dl.facts { display:grid; grid-template-columns:max-content 1fr; gap:6px 14px; margin:8px 0; }
 dl.facts dt { color:var(--muted); font-size:14px; } dl.facts dd { margin:0; overflow-wrap:anywhere; }
 ul.moments { margin:6px 0; padding-left:20px; font-size:14px; }
+.fields { display:grid; grid-template-columns:repeat(2,1fr); gap:0 10px; }
+.report { font:13px/1.45 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace; background:#f8fafc; border:1px solid var(--line); border-radius:10px; padding:8px 10px; margin:8px 0; }
+.report div { white-space:pre-wrap; overflow-wrap:anywhere; }
+.report:empty { display:none; }
 @media (min-width:700px) {
   main { padding:20px; }
   .choices { grid-template-columns:repeat(2,1fr); }
+  .fields { grid-template-columns:repeat(4,1fr); }
   .actions button { flex:0 0 auto; }
 }
 `
