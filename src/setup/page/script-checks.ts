@@ -33,7 +33,7 @@ async function storeToken(event) {
   const r = await api("POST", "/api/token", { token: token });
   if (!r.ok) { say("token-message", errorOf(r), ""); return; }
   say("token-message", "Token stored at " + hms(Date.now()) + ". It is not shown again.", "good");
-  await loadConfig(); loadChecks();
+  await loadConfig(); showTokenState(); loadChecks();
 }
 function fillService() {
   const s = (state.config && state.config.service) || {};
