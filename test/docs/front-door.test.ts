@@ -130,6 +130,12 @@ const check = (command: CommandLine): void => {
       expectFlagsIn(helpOf("journalctl", []), command)
       return
     }
+    case "sudoedit": {
+      // The file the service reads: the unit's ExecStart names it.
+      expect(args, command.text).toEqual(["/etc/scorebridge/config.yaml"])
+      expect(unitFile).toMatch(/^ExecStart=.* --config \/etc\/scorebridge\/config\.yaml$/mu)
+      return
+    }
     case "ls": {
       expectFlagsIn(helpOf("ls", []), command)
       return
