@@ -8,6 +8,9 @@ import { type DaemonReload, setupEnvironment, type SetupEnvironment } from "../.
 import type { SetupReply, SetupRoute } from "../../src/setup/setup-route.ts"
 import type { Resources } from "../support/resources.ts"
 
+// The saves here go to their temp directory's config-changes.log only, not the test machine's syslog (change-journal.ts).
+process.env["SCOREBRIDGE_SETUP_SYSLOG"] = "off"
+
 /** The config routes on a config in a temp dir, called as the server calls them (the HTTP layer is the server's own test). */
 export interface ConfigBench {
   readonly dir: string

@@ -38,10 +38,12 @@ export interface Stack {
   readonly daemon: ScorebridgeProcess
   readonly setup: ScorebridgeProcess
   readonly url: string
+  /** Where the page looks for adapters' stable names: a test links more ptys here. */
+  readonly byIdDirectory: string
 }
 
 /** A config with comments a hand wrote and one court already there (a JSON board over MQTT), so the daemon runs before the page adds one. */
-export const existingConfig = (o: { readonly baseUrl: string; readonly state: string; readonly statusPort: number; readonly mqtt: string }) => `# The venue's bridge: edited by hand and by the setup page.
+export const existingConfig = (o: { readonly baseUrl: string; readonly state: string; readonly statusPort: number; readonly mqtt: string; readonly morePlaces?: string }) => `# The venue's bridge: edited by hand and by the setup page.
 service:
   baseUrl: ${o.baseUrl}   # the service simulator
   token:
@@ -69,7 +71,7 @@ places:
       options:
         framing: message
         fields: { home: score.home, away: score.away, period: quarter }
-`
+${o.morePlaces ?? ""}`
 
 const startService = async (res: Resources) => {
   const sim = await startSimulator({
@@ -82,8 +84,20 @@ const startService = async (res: Resources) => {
   return sim
 }
 
+export interface StackOptions {
+  /** The machine's zone (TZ of the daemon and the setup server): the venue's clock. */
+  readonly venueZone?: string
+  /** More places after court-2, as YAML list items (`byIdPath` stands for the console's stable name). */
+  readonly morePlaces?: (byIdPath: string) => string
+}
+
 /** Starts everything; `byIdName` is the adapter's stable name the page lists. */
-export const startStack = async (res: Resources, name: string, byIdName = "usb-FTDI_FT232R_USB_UART_A50285BI-if00-port0"): Promise<Stack> => {
+export const startStack = async (
+  res: Resources,
+  name: string,
+  byIdName = "usb-FTDI_FT232R_USB_UART_A50285BI-if00-port0",
+  options: StackOptions = {}
+): Promise<Stack> => {
   const dir = tempDir(name, res)
   const sim = await startService(res)
   const broker = await startMosquitto(dir)
@@ -99,9 +113,12 @@ export const startStack = async (res: Resources, name: string, byIdName = "usb-F
   mkdirSync(configDir)
   mkdirSync(state)
   const configPath = join(configDir, "config.yaml")
-  writeFileSync(configPath, existingConfig({ baseUrl: sim.url, state, statusPort: await freePort(), mqtt: broker.url }))
+  const morePlaces = options.morePlaces?.(byIdPath)
+  writeFileSync(configPath, existingConfig({ baseUrl: sim.url, state, statusPort: await freePort(), mqtt: broker.url, ...(morePlaces === undefined ? {} : { morePlaces }) }))
   // The credential the page stores is read as systemd would hand it over: the same directory.
-  const env = { SCOREBRIDGE_TOKEN: token, CREDENTIALS_DIRECTORY: join(configDir, "credentials"), SCOREBRIDGE_SERIAL_BY_ID: byId }
+  // SCOREBRIDGE_SETUP_SYSLOG=off: the page's saves stay out of the test machine's syslog.
+  const env = { SCOREBRIDGE_TOKEN: token, CREDENTIALS_DIRECTORY: join(configDir, "credentials"), SCOREBRIDGE_SERIAL_BY_ID: byId, SCOREBRIDGE_SETUP_SYSLOG: "off",
+    ...(options.venueZone === undefined ? {} : { TZ: options.venueZone }) }
   const daemon = startDaemon(configPath, { env })
   res.defer(() => daemon.stop())
   await daemon.waitForLog(/status page on http/, { timeoutMs: 20_000 })
@@ -114,7 +131,7 @@ export const startStack = async (res: Resources, name: string, byIdName = "usb-F
   }, { timeoutMs: 20_000 }).catch((error: Error) => {
     throw new Error(`${error.message}; stdout: ${setup.stdout()}; stderr: ${setup.stderr()}`)
   })
-  return { dir, configPath, control: new SimulatorControl(sim.url), broker, console: pty, byIdPath, daemon, setup, url: `http://127.0.0.1:${port}/` }
+  return { dir, configPath, control: new SimulatorControl(sim.url), broker, console: pty, byIdPath, daemon, setup, url: `http://127.0.0.1:${port}/`, byIdDirectory: byId }
 }
 
 /** The last `setup code: CODE` the server printed (each login uses one up and prints the next). */
@@ -124,8 +141,13 @@ export const setupCode = (setup: ScorebridgeProcess): string | undefined => {
 }
 
 /** A browser at `viewport` logged in with the current code, on the app page. */
-export const loggedIn = async (res: Resources, stack: Stack, viewport: { readonly width: number; readonly height: number }): Promise<{ context: BrowserContext; page: Page }> => {
-  const context = await launchChromium(res, viewport, { timezoneId: "Europe/Zurich", locale: "en-US" })
+export const loggedIn = async (
+  res: Resources,
+  stack: Stack,
+  viewport: { readonly width: number; readonly height: number },
+  viewer: { readonly timezoneId: string; readonly locale: string } = { timezoneId: "Europe/Zurich", locale: "en-US" }
+): Promise<{ context: BrowserContext; page: Page }> => {
+  const context = await launchChromium(res, viewport, viewer)
   const page = await context.newPage()
   const problems: Array<string> = []
   page.on("pageerror", (error) => problems.push(error.message))

@@ -18,11 +18,20 @@ export interface JournalEntry {
 
 export const journalPath = (environment: SetupEnvironment): string => join(environment.configDirectory, "config-changes.log")
 
+/**
+ * `SCOREBRIDGE_SETUP_SYSLOG=off` keeps the changes out of the system log: the tests set it so
+ * their saves stay in their temp directory's config-changes.log instead of filling the test
+ * machine's journal. The product leaves it unset: every change goes to syslog too.
+ */
+const syslogOff = (): boolean => process.env["SCOREBRIDGE_SETUP_SYSLOG"] === "off"
+
 /** The same line to the system log (journald), under a tag of its own; a machine without `logger` just has the file. */
 const toSyslog = (line: string): Promise<void> =>
-  new Promise((resolve) => {
-    execFile("logger", ["-t", "scorebridge-setup", "--", line], { timeout: 2_000 }, () => resolve())
-  })
+  syslogOff()
+    ? Promise.resolve()
+    : new Promise((resolve) => {
+      execFile("logger", ["-t", "scorebridge-setup", "--", line], { timeout: 2_000 }, () => resolve())
+    })
 
 /** Appends the change to `<configDir>/config-changes.log` (one JSON line) and syslog. */
 export const recordChange = async (environment: SetupEnvironment, entry: Omit<JournalEntry, "at">, now = new Date()): Promise<JournalEntry> => {
