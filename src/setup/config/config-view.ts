@@ -1,6 +1,7 @@
 import { Effect } from "effect"
 import { parseDocument } from "yaml"
 import type { ConfigProblem } from "../../config/load.ts"
+import { type VenueClock, venueClockAt } from "../../status/venue-clock.ts"
 import type { SetupEnvironment } from "../setup-environment.ts"
 import { readConfigFile } from "./config-document.ts"
 import { configProblems, tokenValues } from "./config-save.ts"
@@ -21,6 +22,8 @@ export interface ConfigView {
   readonly places: ReadonlyArray<unknown>
   readonly buttons: ReadonlyArray<unknown>
   readonly reload: SetupEnvironment["reload"]["_tag"]
+  /** The zone the page shows times in: the machine's, which the daemon's status page and the layout report use too. */
+  readonly venueClock: VenueClock
 }
 
 const section = (raw: Plain, key: string): Plain | undefined => (isPlain(raw[key]) ? raw[key] : undefined)
@@ -69,6 +72,7 @@ export const configView = Effect.fn("configView")(function*(environment: SetupEn
     problems: file.exists ? problems : [{ path: "", message: `${environment.configPath} does not exist yet: the first save writes it` }],
     tokenStored: yield* Effect.promise(() => tokenIsStored(environment)),
     ...described(rawContent(file.text)),
-    reload: environment.reload._tag
+    reload: environment.reload._tag,
+    venueClock: venueClockAt(Date.now())
   } satisfies ConfigView
 })

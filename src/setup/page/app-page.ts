@@ -34,7 +34,7 @@ const place = step(2, "place", "The court", `
 <p class="muted">Courts from the service's list for your organization. Its sport comes with it.</p>
 <p class="message" id="places-message"></p>
 <div class="choices" id="service-places"></div>
-<details id="place-by-hand"><summary>Not in the list? Type it</summary>
+<details id="place-by-hand"><summary>Not in the list, or a name of your own? Type it</summary>
 <label for="place-key">Place key (as the service names it)</label>
 <input id="place-key" type="text" spellcheck="false" autocapitalize="off">
 <label for="place-name">Name shown on the status page</label>
@@ -95,11 +95,21 @@ const listen = step(5, "listen", "Listening", `
 </div>`)
 
 const buttons = step(6, "buttons", "Buttons", `
-<p class="muted">Courtside buttons: zigbee2mqtt and Shelly through the broker, serial, input devices.</p>
+<p class="muted">Courtside buttons: the page listens on every source ticked here at once and binds the one that fires.</p>
+<label class="inline"><input type="checkbox" id="source-mqtt" checked>The broker: zigbee2mqtt and Shelly buttons</label>
 <label for="mqtt-url">Broker address</label>
 <input id="mqtt-url" type="text" spellcheck="false" autocapitalize="off" inputmode="url" placeholder="mqtt://127.0.0.1:1883">
-<div class="actions"><button type="button" class="primary" id="button-listen">Listen for a button</button></div>
+<h3>Also listen on…</h3>
+<label class="inline"><input type="checkbox" id="source-serial">A serial button box (a microcontroller on a USB adapter)</label>
+<select id="button-serial" aria-label="Serial adapter of the button box"></select>
+<label class="inline"><input type="checkbox" id="source-device">An input device (a USB foot switch or keypad)</label>
+<select id="button-device" aria-label="Input device"></select>
+<label class="inline"><input type="checkbox" id="source-gpio">GPIO (buttons wired to the mini-PC's pins)</label>
+<div class="fields"><div><label for="gpio-chip">Chip</label><select id="gpio-chip"></select></div>
+<div><label for="gpio-lines">Lines</label><input id="gpio-lines" type="text" inputmode="numeric" spellcheck="false" placeholder="17, 27"></div></div>
+<div class="actions"><button type="button" class="primary" id="button-listen">Listen for a button</button><button type="button" id="button-sources-again">Look for devices again</button></div>
 <div class="press" id="button-press" hidden>Press the button now</div>
+<ul class="list small" id="button-links"></ul>
 <div id="button-found" hidden>
 <p class="message good" id="button-described"></p>
 <label for="button-do">What it does</label>

@@ -1,17 +1,51 @@
 /**
- * Step 6: "press the button now" binds whichever source fired, with what it does here,
- * and the overlay preview of the court as it would be saved.
+ * Step 6: "press the button now" listens on every source ticked (the broker, a serial
+ * button box, an input device, GPIO lines) at once and binds whichever fired, with what
+ * it does here; the overlay preview of the court as it would be saved.
  */
 export const scriptButtons = String.raw`
 function stopButtonListening() {
   if (state.buttonTimer) { clearTimeout(state.buttonTimer); state.buttonTimer = null; }
   if (state.buttonId !== null) { api("DELETE", "/api/buttons/listen/" + encodeURIComponent(state.buttonId)); state.buttonId = null; }
 }
-function buttonSources() { const url = $("mqtt-url").value.trim(); return { mqtt: url ? { url: url } : {} }; }
+function fillSelect(id, boxId, items, empty) {
+  const select = clear($(id)); const box = $(boxId);
+  if (items.length === 0) { const o = el("option", null, empty); o.value = ""; select.appendChild(o); box.checked = false; }
+  items.forEach((i) => { const o = el("option", null, i.text); o.value = i.value; select.appendChild(o); });
+  select.disabled = items.length === 0; box.disabled = items.length === 0;
+}
+// The lists of step 6: serial adapters no court reads, input devices, GPIO chips.
+async function loadButtonSources() {
+  const [ports, devices] = await Promise.all([api("GET", "/api/serial-ports"), api("GET", "/api/buttons/devices")]);
+  const board = state.link && state.link.serial && state.link.serial.path;
+  const free = ports.ok ? ports.json.ports.filter((p) => !p.usedBy && p.path !== board) : [];
+  fillSelect("button-serial", "source-serial", free.map((p) => ({ value: p.path, text: p.path.replace(/^.*[/]/, "") + " · " + p.device })), "no free USB serial adapter");
+  const d = devices.ok ? devices.json : { inputs: [], gpiochips: [] };
+  fillSelect("button-device", "source-device", d.inputs.map((i) => ({ value: i.path, text: i.path.replace(/^.*[/]/, "") })), "no input device");
+  fillSelect("gpio-chip", "source-gpio", d.gpiochips.map((c) => ({ value: c.chip, text: c.chip + (c.label ? " · " + c.label : "") })), "no GPIO chip");
+}
+function gpioLines() { return $("gpio-lines").value.split(/[\s,]+/).filter((x) => x !== "").map(Number); }
+// Only what is ticked; null with what is missing when nothing is.
+function buttonSources() {
+  const sources = {};
+  if ($("source-mqtt").checked) { const url = $("mqtt-url").value.trim(); sources.mqtt = url ? { url: url } : {}; }
+  if ($("source-serial").checked && $("button-serial").value) sources.serial = { path: $("button-serial").value };
+  if ($("source-device").checked && $("button-device").value) sources.device = $("button-device").value;
+  if ($("source-gpio").checked && $("gpio-chip").value) sources.gpio = { chip: $("gpio-chip").value, lines: gpioLines() };
+  return Object.keys(sources).length > 0 ? sources : null;
+}
+function showButtonLinks(links) {
+  const list = clear($("button-links"));
+  (links || []).forEach((l) => { const li = el("li"); li.setAttribute("data-link", l.link); li.setAttribute("data-state", l.state);
+    li.appendChild(el("span", null, l.link + " " + l.target + ": " + l.state + (l.detail ? " (" + l.detail + ")" : ""))); list.appendChild(li); });
+}
 async function listenForButton() {
   stopButtonListening(); $("button-found").hidden = true; state.pressed = null;
-  const press = $("button-press"); press.hidden = false; press.textContent = "Starting…";
-  const r = await api("POST", "/api/buttons/listen", { sources: buttonSources() });
+  const press = $("button-press"); press.hidden = false; showButtonLinks([]);
+  const sources = buttonSources();
+  if (!sources) { press.textContent = "Tick a source to listen on first."; return; }
+  press.textContent = "Starting…";
+  const r = await api("POST", "/api/buttons/listen", { sources: sources });
   if (!r.ok) { press.textContent = errorOf(r); return; }
   state.buttonId = r.json.id; press.textContent = "Press the button now"; pollButton();
 }
@@ -21,10 +55,12 @@ async function pollButton() {
   if (id !== state.buttonId) return;
   if (!r.ok) { $("button-press").textContent = errorOf(r); state.buttonId = null; return; }
   if (r.json.pressed) { pressed(r.json.pressed); return; }
+  showButtonLinks(r.json.links);
+  if (r.json.unusable) $("button-press").textContent = "Press the button now (heard " + r.json.unusable + ")";
   state.buttonTimer = setTimeout(pollButton, 700);
 }
 function pressed(p) {
-  stopButtonListening(); state.pressed = p; $("button-press").hidden = true; $("button-found").hidden = false;
+  stopButtonListening(); state.pressed = p; $("button-press").hidden = true; $("button-found").hidden = false; showButtonLinks([]);
   $("button-described").textContent = "Heard at " + hms(Date.now()) + ": " + p.described;
 }
 function teamWord(t) { return t === "away" ? "guest" : t; }
@@ -59,5 +95,5 @@ async function overlayPreview() {
   (r.json.teams || []).forEach((t) => box.appendChild(overlayBlock(t)));
   if ((r.json.teams || []).length === 0) box.appendChild(el("p", "muted", "No overlay: highlights carry the score only."));
 }
-entries.buttons = () => { if (!$("mqtt-url").value && state.config && state.config.mqtt) $("mqtt-url").value = state.config.mqtt.url; showActions(); overlayPreview(); };
+entries.buttons = () => { if (!$("mqtt-url").value && state.config && state.config.mqtt) $("mqtt-url").value = state.config.mqtt.url; showActions(); overlayPreview(); loadButtonSources(); };
 `

@@ -1,7 +1,9 @@
+import { clockLocale, clockOptions } from "../../timeline/time-ticks.ts"
+
 /**
  * The page script's shared parts: the API call (same-origin cookie, JSON bodies, a
- * 401 says the session ended), elements built with textContent only, 24-hour times,
- * and the steps' order. Plain ES2020 in a String.raw template: served as /setup.js.
+ * 401 says the session ended), elements built with textContent only, the venue's
+ * times, and the steps' order. Plain ES2020 in a String.raw template: served as /setup.js.
  */
 export const scriptCore = String.raw`"use strict";
 const state = { config: null, consoles: [], replaces: null, base: {}, place: null, console: null, maker: null,
@@ -11,10 +13,14 @@ const stepOrder = ["checks", "place", "console", "link", "listen", "buttons", "s
 const $ = (id) => document.getElementById(id);
 function el(tag, cls, text) { const e = document.createElement(tag); if (cls) e.className = cls; if (text !== undefined && text !== null) e.textContent = String(text); return e; }
 function clear(node) { node.replaceChildren(); return node; }
-function pad(n) { return String(n).padStart(2, "0"); }
-// The venue's 24-hour time, one style everywhere.
+// The venue's clock (GET /api/config's venueClock: the mini-PC's zone, which the status page and the
+// layout report use too) in the timeline's 24-hour style, never the phone's zone or language.
+const venue = { format: null, zone: null, offset: 0 };
+function venueClock(v) { if (!v || v.timeZone === venue.zone) return; venue.zone = v.timeZone; venue.offset = v.utcOffsetMinutes;
+  try { venue.format = new Intl.DateTimeFormat(${JSON.stringify(clockLocale)}, Object.assign({ timeZone: v.timeZone }, ${JSON.stringify(clockOptions(true))})); } catch (e) { venue.format = null; } }
+// A browser that does not know the zone: its offset when the page read the config.
 function hms(at) { if (at === undefined || at === null) return ""; const d = new Date(at); if (isNaN(d.getTime())) return String(at);
-  return pad(d.getHours()) + ":" + pad(d.getMinutes()) + ":" + pad(d.getSeconds()); }
+  return venue.format ? venue.format.format(d) : new Date(d.getTime() + venue.offset * 60000).toISOString().slice(11, 19); }
 function say(id, text, kind) { const m = $(id); m.textContent = text || ""; m.className = "message" + (kind ? " " + kind : ""); }
 function sessionEnded() { say("banner", "Your session has ended. Reload the page and log in with a new code (the setup server prints one).");
   stopPolling(); }

@@ -85,7 +85,8 @@ async function loadPorts() {
   if (r.json.ports.length === 0) box.appendChild(el("p", "message", "No USB serial adapter is plugged in. Plug it in, then Look again."));
   const current = state.link && state.link.serial && state.link.serial.path;
   r.json.ports.forEach((p) => {
-    const used = p.usedBy && !(state.replaces && p.usedBy === "place " + state.replaces);
+    // The court being edited may keep its own adapter ("place court-1 scoreboard").
+    const used = p.usedBy && !(state.replaces && p.usedBy.indexOf("place " + state.replaces + " ") === 0);
     const b = choice(p.path.replace(/^.*[/]/, ""), p.device + (p.usedBy ? " · used by " + p.usedBy : ""), p.path === current, () => { state.link = { serial: { path: p.path } }; loadPorts(); });
     b.setAttribute("data-port", p.path); if (used) b.disabled = true; box.appendChild(b);
   });

@@ -6,8 +6,8 @@ export const scriptCourts = String.raw`
 async function loadConfig() {
   const r = await api("GET", "/api/config");
   if (!r.ok) { say("banner", errorOf(r)); return; }
-  state.config = r.json;
-  $("meta").textContent = r.json.path;
+  state.config = r.json; venueClock(r.json.venueClock);
+  $("meta").textContent = r.json.path + (r.json.venueClock ? " · times in " + r.json.venueClock.timeZone : "");
   const reload = { systemd: "saving reloads the bridge's service", pid: "saving reloads the running bridge", none: "no running bridge to reload: start it after saving" }[r.json.reload] || "";
   $("config-state").textContent = (r.json.valid ? "The config is valid" : "The config has problems") + " · " + reload + ".";
   const box = clear($("config-problems"));
@@ -25,6 +25,7 @@ function showCourts() {
 function resetCourt() {
   stopPolling(); Object.assign(state, { replaces: null, base: {}, place: null, console: null, maker: null, linkKind: null, link: null, options: {}, pressed: null, buttons: [], actions: [] });
   stepOrder.forEach((id) => { $("step-" + id).hidden = true; summary(id, ""); });
+  ["place-key", "place-name", "place-sport"].forEach((id) => { $(id).value = ""; });
   $("finder").hidden = true; $("after-save").hidden = true; showDiff(""); showProblems([]); say("save-message", ""); $("save").disabled = true;
 }
 function addCourt() { resetCourt(); goTo("checks"); }
@@ -38,6 +39,7 @@ function editCourt(p) {
   state.linkKind = linkKindOf(state.link);
   const used = state.actions.map((a) => a.source); state.buttons = ((state.config && state.config.buttons) || []).filter((b) => used.indexOf(b.name) >= 0);
   summary("place", (p.name || p.key) + " · " + (p.sport || ""));
+  $("place-key").value = p.key; $("place-name").value = p.name || ""; $("place-sport").value = p.sport || "";
   ["checks", "place", "console", "link", "buttons"].forEach((id) => { show(id); const enter = entries[id]; if (enter) enter(); });
   show("listen"); show("save"); markStep("place"); $("step-place").scrollIntoView({ block: "start", behavior: "instant" });
 }
@@ -56,6 +58,10 @@ function wire() {
   $("layout-accept").addEventListener("click", acceptLayout);
   $("button-listen").addEventListener("click", listenForButton);
   $("button-use").addEventListener("click", useButton);
+  $("button-sources-again").addEventListener("click", loadButtonSources);
+  // Picking a device ticks its source.
+  [["button-serial", "source-serial"], ["button-device", "source-device"], ["gpio-chip", "source-gpio"], ["gpio-lines", "source-gpio"]]
+    .forEach((pair) => $(pair[0]).addEventListener("change", () => { $(pair[1]).checked = true; }));
   $("preview").addEventListener("click", preview);
   $("save").addEventListener("click", save);
   document.querySelectorAll("[data-next]").forEach((b) => b.addEventListener("click", () => goTo(b.getAttribute("data-next"))));

@@ -1,23 +1,46 @@
 /**
  * Step 5: a listening session on the chosen link, its light and reading polled every
  * second; "Does the board show this?" and, when not, the layout finder on moments the
- * technician types, its options merged once accepted and heard again.
+ * technician types, its options merged once accepted and heard again. A console the
+ * running bridge reads already (an existing court) cannot be opened twice: the page
+ * shows what the bridge hears on it instead.
  */
 export const scriptListen = String.raw`
 function listenBody() { return { protocol: state.console.protocol, sport: state.place.sport, options: state.options, link: state.link }; }
 function stopListening() {
   if (state.listenTimer) { clearTimeout(state.listenTimer); state.listenTimer = null; }
+  state.bridgeReads = null;
   if (state.listenId !== null) { api("DELETE", "/api/listen/" + encodeURIComponent(state.listenId)); state.listenId = null; }
 }
 async function startListening() {
   stopListening(); showLight({ light: "DISCONNECTED", detail: "opening " + linkText(state.link) + "…", reading: null });
   say("listen-message", "");
   const r = await api("POST", "/api/listen", listenBody());
+  const holder = r.status === 409 ? daemonHolder(errorOf(r)) : null;
+  if (holder) { bridgeReads(holder); return; }
   if (!r.ok) { say("listen-message", errorOf(r), ""); return; }
   state.listenId = r.json.id; pollListening();
 }
+function bridgeReads(key) {
+  state.bridgeReads = key;
+  if (key === state.replaces) say("listen-message", "The bridge reads this console now, for " + key + ": its light and reading are shown here. Go on if the board shows this.", "info");
+  else say("listen-message", "The bridge reads this link for " + key + ": pick another adapter or address for this court (its light is shown here).", "");
+  pollBridgeReading();
+}
+// The 409 names the place whose daemon holds the link: "in use by the running daemon (place court-1 scoreboard): …".
+function daemonHolder(error) { const m = /running daemon \(place (\S+) scoreboard\)/.exec(error); return m ? m[1] : null; }
+async function pollBridgeReading() {
+  const key = state.bridgeReads; if (!key) return;
+  const r = await api("GET", "/api/daemon");
+  if (state.bridgeReads !== key) return;
+  const p = r.ok && r.json.reachable ? (r.json.places || []).find((x) => x.key === key) : null;
+  showLight(p ? { light: p.light, detail: "the bridge reads this console now: " + (p.detail || ""), reading: p.reading ? { text: p.reading } : null }
+    : { light: "DISCONNECTED", detail: r.ok ? r.json.detail || "the bridge has no court " + key : errorOf(r), reading: null });
+  $("listen-badge").setAttribute("data-from", "bridge");
+  state.listenTimer = setTimeout(pollBridgeReading, 1500);
+}
 function showLight(s) {
-  const badge = $("listen-badge"); badge.textContent = s.light; badge.className = "badge " + s.light.replace(" ", "");
+  const badge = $("listen-badge"); badge.textContent = s.light; badge.className = "badge " + s.light.replace(" ", ""); badge.removeAttribute("data-from");
   $("listen-detail").textContent = s.detail || "";
   $("listen-reading").textContent = s.reading ? s.reading.text : "";
   $("listen-counts").textContent = s.bytes === undefined ? "" : s.bytes + " bytes · " + s.frames + " frames · " + s.badFrames + " bad" + (s.since ? " · since " + hms(s.since) : "");
@@ -35,7 +58,9 @@ function boardYes() {
   summary("listen", reading ? "The board showed " + reading + "." : "");
   stopListening(); goTo("buttons");
 }
-function boardNo() { $("finder").hidden = false; $("moment-home").focus(); say("finder-message", ""); }
+function boardNo() {
+  if (state.bridgeReads) { say("finder-message", "The layout finder needs the console to itself: stop the bridge (sudo systemctl stop scorebridge), then Listen again.", ""); $("finder").hidden = false; return; }
+  $("finder").hidden = false; $("moment-home").focus(); say("finder-message", ""); }
 function notedText() {
   const parts = [["home", "moment-home"], ["guest", "moment-guest"], ["period", "moment-period"], ["clock", "moment-clock"]]
     .map((p) => [p[0], $(p[1]).value.trim()]).filter((p) => p[1] !== "");

@@ -14,9 +14,10 @@ function buildScoreboard() {
 }
 // In the order a hand writes a place (key, name, sport, scoreboard, actions); what an edited place has beyond that stays as it was.
 function buildPlace() {
-  const p = { key: state.place.key };
-  if (state.place.name) p.name = state.place.name; if (state.place.sport) p.sport = state.place.sport;
-  Object.assign(p, state.base, p, { scoreboard: buildScoreboard() });
+  const own = { key: state.place.key };
+  if (state.place.name) own.name = state.place.name; if (state.place.sport) own.sport = state.place.sport;
+  // own twice: first for the order of its keys, last so a new name wins over the file's.
+  const p = Object.assign({}, own, state.base, own, { scoreboard: buildScoreboard() });
   if (state.actions.length > 0) p.actions = state.actions; else delete p.actions;
   return p;
 }
@@ -50,7 +51,8 @@ async function preview() {
 async function save() {
   $("save").disabled = true; say("save-message", "Saving…", "info");
   const r = await api("POST", "/api/save", saveBody());
-  if (r.status === 409) { say("save-message", errorOf(r) + " Nothing was written: Show the change again to see the file as it is now.", ""); await loadConfig(); return; }
+  // Nothing was written; the page keeps the fingerprint it read, so only a reload (which shows the file as it is now) saves.
+  if (r.status === 409) { say("save-message", "config.yaml changed since you opened this page (edited by hand, or saved from another browser): nothing was written. Reload the page to start from the file as it is now.", ""); $("save").setAttribute("data-stale", "yes"); return; }
   if (r.status === 422) { showProblems(r.json.problems); say("save-message", errorOf(r), ""); return; }
   if (!r.ok) { say("save-message", errorOf(r), ""); return; }
   const reload = r.json.reload || { ok: false, message: "" };
@@ -64,9 +66,18 @@ function showDaemonPlace(d) {
   const p = d.reachable ? (d.places || []).find((x) => x.key === state.place.key) : null;
   const badge = $("daemon-badge"); const light = p ? p.light : "DISCONNECTED"; badge.textContent = light; badge.className = "badge " + light.replace(" ", "");
   $("daemon-detail").textContent = !d.reachable ? "The bridge does not answer yet (" + (d.error || "restarting?") + ")." : p ? p.detail || "" : "The bridge has not loaded this court yet.";
-  const entry = p && p.lastEntry; $("daemon-entry").textContent = !entry ? "none yet" : (entry.delivered ? "delivered, " : "waiting to be delivered, ") + "at " + hms(entry.at);
+  const entry = p && p.lastEntry; $("daemon-entry").textContent = !entry ? "none yet" : (entry.delivered ? "delivered, " : "not delivered yet (" + (entry.state || "waiting") + "), ") + "at " + hms(entry.at);
   $("daemon-entry").setAttribute("data-delivered", entry && entry.delivered ? "yes" : "no");
   if (p && p.lastClip) { $("daemon-clip").textContent = clipText(p.lastClip); $("daemon-clip").setAttribute("data-clip", p.lastClip.outcome || "waiting"); }
+  else showEvent(p ? p.event : null);
+}
+// A test press makes a clip only while an event is open at the court (status.json's event for the place).
+function showEvent(e) {
+  const open = e ? e.open : null; const clip = $("daemon-clip"); clip.setAttribute("data-event", open === true ? "open" : open === false ? "none" : "unknown");
+  const teams = e && e.homeTeam && e.awayTeam ? " (" + e.homeTeam + " v " + e.awayTeam + ")" : "";
+  clip.textContent = open === true ? "An event is open at this court" + teams + ": press the button now, the clip's outcome shows here."
+    : open === false ? "No event is open at this court, so a press makes no clip until one is: open the event on the service, then press."
+    : "The bridge has not yet heard from the service whether an event is open at this court.";
 }
 async function pollDaemon() {
   if (state.daemonTimer) clearTimeout(state.daemonTimer);

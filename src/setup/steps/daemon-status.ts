@@ -20,11 +20,25 @@ const StatusJson = Schema.Struct({
       outcome: Schema.NullOr(Schema.String),
       text: Schema.String,
       videoURL: Schema.NullOr(Schema.String)
-    }))
+    })),
+    // null: not learned yet; a null key: the service said none runs (src/status/place-status.ts).
+    event: Schema.optionalKey(Schema.NullOr(Schema.Struct({
+      key: Schema.NullOr(Schema.String),
+      homeTeam: Schema.NullOr(Schema.String),
+      awayTeam: Schema.NullOr(Schema.String)
+    })))
   }))
 })
 
 type DaemonPlace = (typeof StatusJson.Type)["places"][number]
+
+/** Whether a test press can make a clip: only while an event is open at the court. */
+const eventView = (event: DaemonPlace["event"]) =>
+  event === undefined || event === null
+    ? { open: null }
+    : event.key === null
+    ? { open: false }
+    : { open: true, homeTeam: event.homeTeam, awayTeam: event.awayTeam }
 
 /** One court as the page shows it: the light and its words as on the status page, the first entry's fate, a test press's clip. */
 const placeView = (place: DaemonPlace) => ({
@@ -33,6 +47,7 @@ const placeView = (place: DaemonPlace) => ({
   detail: place.source.detail,
   link: `${place.source.link} ${place.source.target}`,
   reading: place.lastReadingText,
+  event: eventView(place.event),
   ...(place.lastEntry === null
     ? {}
     : { lastEntry: { at: place.lastEntry.answer.at, delivered: place.lastEntry.answer.state === "delivered", state: place.lastEntry.answer.state } }),
