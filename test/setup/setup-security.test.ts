@@ -51,7 +51,7 @@ const csp = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 's
 const expectSecurityHeaders = (answer: Answer) => {
   expect(answer.headers["content-security-policy"]).toBe(csp)
   expect(answer.headers["x-content-type-options"]).toBe("nosniff")
-  // Not no-referrer: under it Chromium sends the page's own POSTs with Origin: null (setup-process-browser.test.ts).
+  // Not no-referrer: under it Chromium sends a form's POST (the login) with Origin: null (setup-process-browser.test.ts).
   expect(answer.headers["referrer-policy"]).toBe("same-origin")
   expect(answer.headers["cache-control"]).toBe("no-store")
   expect(answer.headers["x-frame-options"]).toBe("DENY")

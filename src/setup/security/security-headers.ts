@@ -3,10 +3,10 @@
  * The page is its own files only (no inline script or style, nothing from a CDN: the venue
  * may be offline, and an injected value could run nothing); no other site may frame it
  * (clickjacking), read it as another type, get its URL as a referrer or find it in a cache.
- * The referrer policy is `same-origin`, not `no-referrer`: under `no-referrer` Chromium sends
- * `Origin: null` with the page's own POSTs (the Fetch standard ties a same-origin request's Origin
- * to the policy), and the CSRF wall refuses them all. `same-origin` still gives no other site the
- * page's address, and the page's own requests keep their real Origin.
+ * The referrer policy is `same-origin`, not `no-referrer`: under `no-referrer` Chromium sends a
+ * form's POST (the login, the logout) with `Origin: null`, and the CSRF wall refuses it, so nobody
+ * could log in. `same-origin` still gives no other site the page's address, and the page's own
+ * requests keep their real Origin (test/setup/setup-process-browser.test.ts).
  */
 export const securityHeaders: Readonly<Record<string, string>> = {
   "content-security-policy":
