@@ -93,7 +93,7 @@ describe.skipIf(withoutChromium)("the setup page's other button sources and time
     await expect.poll(() => textOf(page, "#save-message"), { timeout: 10_000 }).toMatch(/^Saved at/)
     expectVenueNow(await textOf(page, "#save-message"), /^Saved at /)
     const { config } = await Effect.runPromise(parseConfig(configText(stack), stack.configPath, protocols))
-    const entry = config.buttons.find((b) => b.serial?.path === boxPath)
+    const entry = config.buttons?.find((b) => b.serial?.path === boxPath)
     expect(entry?.type).toBe("serial-buttons")
     expect(config.places.find((p) => p.key === "court-1")?.actions).toMatchObject([{ source: entry!.name, gesture: "single", do: "highlight", team: "away" }])
     await stack.daemon.waitForLog(/reloaded .*: 2 place/, { timeoutMs: 15_000 })

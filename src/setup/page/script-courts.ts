@@ -25,7 +25,7 @@ function showCourts() {
 function resetCourt() {
   stopPolling(); Object.assign(state, { replaces: null, base: {}, place: null, console: null, maker: null, linkKind: null, link: null, options: {}, pressed: null, buttons: [], actions: [] });
   stepOrder.forEach((id) => { $("step-" + id).hidden = true; summary(id, ""); });
-  ["place-key", "place-name", "place-sport"].forEach((id) => { $(id).value = ""; });
+  ["place-key", "place-name", "place-sport"].forEach((id) => { $(id).value = ""; }); $("place-by-hand").open = false;
   $("finder").hidden = true; $("after-save").hidden = true; showDiff(""); showProblems([]); say("save-message", ""); $("save").disabled = true;
 }
 function addCourt() { resetCourt(); goTo("checks"); }
