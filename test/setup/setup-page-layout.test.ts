@@ -12,9 +12,16 @@ import { configText, loggedIn, repeatingConsole, screenshots, startStack, token 
  * A Trans-Lux Fair-Play MP-70 whose firmware writes the score elsewhere than the documented
  * rink layout: the page's reading is wrong, the technician answers "No", types what the board
  * shows at three moments, and the layout finder's options make the reading right and are saved.
+ * The mini-PC is in Adelaide and the browser in Los Angeles: the moments the page lists and the
+ * report the server writes (in the machine's zone) name the same venue times.
  */
 const res = resources()
 afterAll(() => res.release())
+
+const venueZone = "Australia/Adelaide"
+const viewer = { timezoneId: "America/Los_Angeles", locale: "en-US" }
+const venueTime = (ms: number) =>
+  new Intl.DateTimeFormat("en-GB", { hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle: "h23", timeZone: venueZone }).format(ms)
 
 /** Clock and period where the rink layout has them; home at H 29-30 and guest at H 34-35 (between the penalty slots) instead of H 12-13 / H 38-39. */
 const moved = (s: Shown) => [
@@ -49,8 +56,9 @@ const noteMoment = async (page: Page, board: { shown: Shown }, shown: Shown) => 
 
 describe.skipIf(withoutChromium)("the setup page's layout finder (real processes, Chromium)", () => {
   it("a Fair-Play MP-70 with its score moved: No, three moments, the options found are used, heard right and saved", async () => {
-    const stack = await startStack(res, "setup-layout", "usb-FTDI_FT232R_USB_UART_B7734CD2-if00-port0")
-    const { page } = await loggedIn(res, stack, { width: 1280, height: 800 })
+    const stack = await startStack(res, "setup-layout", "usb-FTDI_FT232R_USB_UART_B7734CD2-if00-port0", { venueZone })
+    const { page } = await loggedIn(res, stack, { width: 1280, height: 800 }, viewer)
+    const opened = Date.now()
     const board = { shown: { home: 0, away: 0, period: 1, clock: "15:00" } as Shown }
     repeatingConsole(res, stack, () => moved(board.shown))
 
@@ -71,6 +79,15 @@ describe.skipIf(withoutChromium)("the setup page's layout finder (real processes
     await page.click("#layout-find")
     await expect.poll(() => page.textContent("#finder-message"), { timeout: 20_000 }).toMatch(/^(Found|No layout|More than one)/)
     expect(await page.textContent("#finder-message"), (await page.locator("#finder-lines div").allTextContents()).join("\n")).toMatch(/^Found/)
+    // Each moment's time on the page is the venue's, and the server's report names the same one.
+    const lines = await page.locator("#finder-lines div").allTextContents()
+    const venueSeconds = Array.from({ length: Math.ceil((Date.now() - opened) / 1000) + 2 }, (_, i) => venueTime(Date.now() - i * 1000))
+    const noted = (await page.locator("#moments li").allTextContents()).map((text) => /^Moment \d: (\d\d:\d\d:\d\d) — /u.exec(text)?.[1])
+    expect(noted).toHaveLength(moments.length)
+    for (const time of noted) {
+      expect(venueSeconds).toContain(time)
+      expect(lines.some((line) => line.startsWith(`  ${time}: `)), `${time} in ${lines.join("\n")}`).toBe(true)
+    }
     await screenshots(page, "layout", "#step-listen")
     await page.click("#layout-accept")
     await expect.poll(() => page.textContent("#listen-reading"), { timeout: 15_000 }).toMatch(/12\D+17/)
