@@ -66,7 +66,7 @@ describe.skipIf(withoutChromium)("scorebridge setup (the process) in Chromium", 
 
     // fetch's defaults from the app page: the document's referrer policy, this origin's session cookie.
     const answer = await page.evaluate(async () => {
-      const config = await (await fetch("/api/config")).json()
+      const config = await (await fetch("/api/config")).json() as { fingerprint: string; places: Array<Record<string, unknown>> }
       const body = { fingerprint: config.fingerprint, replaces: "court-a", place: { ...config.places[0], name: "Court A (from the browser)" }, buttons: [] }
       const response = await fetch("/api/preview", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) })
       return { status: response.status, text: await response.text() }

@@ -46,6 +46,7 @@ export interface SetupProcessOptions {
 
 const codeLine = /^setup code: ([A-Z2-9]{4}-[A-Z2-9]{4})$/gmu
 
+/** Every code the server has printed so far, oldest first. */
 export const printedCodes = (setup: ScorebridgeProcess): Array<string> => [...setup.stdout().matchAll(codeLine)].map((match) => match[1]!)
 
 /** The example, its service the simulator's: every comment of it is still there. */

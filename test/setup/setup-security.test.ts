@@ -8,6 +8,7 @@ import { type ScorebridgeProcess, startScorebridge } from "../../scripts/support
 import { tempDir } from "../../scripts/support/temp-dir.ts"
 import { resources } from "../support/resources.ts"
 import { type Answer, ask, cookieFrom } from "./setup-http.ts"
+import { printedCodes } from "./setup-process-support.ts"
 
 /**
  * `scorebridge setup` as a process, asked over HTTP on loopback as a browser (or an attacker's
@@ -17,10 +18,6 @@ import { type Answer, ask, cookieFrom } from "./setup-http.ts"
 const res = resources()
 afterEach(() => res.release())
 
-const codeLine = /^setup code: ([A-Z2-9]{4}-[A-Z2-9]{4})$/gmu
-
-/** Every code the server has printed so far, oldest first. */
-const printedCodes = (setup: ScorebridgeProcess) => [...setup.stdout().matchAll(codeLine)].map((match) => match[1]!)
 
 interface Started {
   readonly setup: ScorebridgeProcess
