@@ -150,6 +150,8 @@ describe("listening to a Stramatel console on a serial adapter", () => {
       const reply = await steps.call("POST", "/api/listen", { body: listenBody(path) })
       expect(reply.status).toBe(409)
       expect((reply.json as { error: string }).error).toMatch(/running daemon \(place court-2 scoreboard\)/u)
+      // The page shows that court's light from the daemon: the key as data, not read out of the words.
+      expect((reply.json as { place?: string }).place).toBe("court-2")
     } finally {
       await new Promise<void>((resolve) => daemon.close(() => resolve()))
     }

@@ -16,7 +16,8 @@ async function startListening() {
   stopListening(); showLight({ light: "DISCONNECTED", detail: "opening " + linkText(state.link) + "…", reading: null });
   say("listen-message", "");
   const r = await api("POST", "/api/listen", listenBody());
-  const holder = r.status === 409 ? daemonHolder(errorOf(r)) : null;
+  // A 409 with the place whose scoreboard the running bridge reads on this link.
+  const holder = r.status === 409 && r.json && typeof r.json.place === "string" ? r.json.place : null;
   if (holder) { bridgeReads(holder); return; }
   if (!r.ok) { say("listen-message", errorOf(r), ""); return; }
   state.listenId = r.json.id; pollListening();
@@ -27,8 +28,6 @@ function bridgeReads(key) {
   else say("listen-message", "The bridge reads this link for " + key + ": pick another adapter or address for this court (its light is shown here).", "");
   pollBridgeReading();
 }
-// The 409 names the place whose daemon holds the link: "in use by the running daemon (place court-1 scoreboard): …".
-function daemonHolder(error) { const m = /running daemon \(place (\S+) scoreboard\)/.exec(error); return m ? m[1] : null; }
 async function pollBridgeReading() {
   const key = state.bridgeReads; if (!key) return;
   const r = await api("GET", "/api/daemon");

@@ -15,7 +15,7 @@ const gone = problem(404, "no such listening session: it was closed (replaced, d
 /** Who holds the link the session could not open: the daemon for a place of the config, or another browser's listening step. */
 const holder = (environment: SetupEnvironment, sessions: ListeningSessions, owner: string, request: ListenRequest) =>
   Effect.gen(function*() {
-    if (sessions.otherOn(owner, request) !== undefined) return "another browser's listening step"
+    if (sessions.otherOn(owner, request) !== undefined) return { words: "another browser's listening step" }
     const config = yield* configIfValid(environment)
     if (config === undefined) return undefined
     const { source } = request
@@ -24,7 +24,8 @@ const holder = (environment: SetupEnvironment, sessions: ListeningSessions, owne
       : source._tag === "tcp-connect"
       ? undefined
       : listenUser(config, source._tag === "tcp-listen" ? "tcp" : "udp", formatHostPort(source.endpoint))
-    return user === undefined ? undefined : `the running daemon (${user})`
+    // `place`: the page shows that court's light and reading from the daemon instead.
+    return user === undefined ? undefined : { words: `the running daemon (${user.label})`, place: user.place }
   })
 
 const openRoute = (environment: SetupEnvironment, sessions: ListeningSessions): SetupRoute => ({
@@ -39,7 +40,7 @@ const openRoute = (environment: SetupEnvironment, sessions: ListeningSessions): 
       const by = yield* holder(environment, sessions, request.session, checked.success)
       return by === undefined
         ? problem(400, opened.failure.message)
-        : problem(409, `in use by ${by}: ${opened.failure.message}`)
+        : { status: 409, json: { error: `in use by ${by.words}: ${opened.failure.message}`, ...(by.place === undefined ? {} : { place: by.place }) } }
     })
 })
 

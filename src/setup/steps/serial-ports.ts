@@ -39,7 +39,7 @@ export const serialPortsRoute = (environment: SetupEnvironment): SetupRoute => (
         const device = deviceOf(path)
         // A link whose device is gone (unplugged a moment ago) is not a port to offer.
         if (device === path) return []
-        const usedBy = config === undefined ? undefined : serialUser(config, path)
+        const usedBy = config === undefined ? undefined : serialUser(config, path)?.label
         return [{ path, device, ...(usedBy === undefined ? {} : { usedBy }) }]
       })
       return ok({ ports })
