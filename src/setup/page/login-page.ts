@@ -3,8 +3,8 @@
  * setup server printed. No script (the form posts by itself) and no inline style: the
  * Content-Security-Policy allows only /setup.css. The message comes from the server
  * (a wrong code, too many tries) but is escaped like any other value.
- * `referrer: same-origin`: under the server's `no-referrer` a browser sends `Origin: null` with
- * a same-origin POST (Fetch's origin serialisation), which the CSRF check must refuse; this
+ * `referrer: same-origin` repeats the server's Referrer-Policy: under `no-referrer` Chromium sends
+ * `Origin: null` with a form's POST (the login form here), which the CSRF check must refuse; this
  * policy still sends no referrer to any other site. The data: icon spares a favicon request.
  */
 export const escapeHtml = (text: string): string =>
