@@ -179,8 +179,15 @@ export const repeatingConsole = (res: Resources, stack: Stack, frames: () => Rea
 }
 
 /** docs/setup-<step>-<desktop|phone>.png: the step's section at both widths (the page is laid out again at each). */
+/**
+ * Each step at a laptop's and a phone's width. They go to test-artifacts/setup/ (looked at after a
+ * run); with SCOREBRIDGE_DOCS_SCREENSHOTS=1 to docs/, the pictures docs/install.md shows, so an
+ * ordinary test run leaves the work tree as it was.
+ */
 export const screenshots = async (page: Page, step: string, selector: string) => {
-  const docs = join(import.meta.dirname, "../../docs")
+  const docs = process.env["SCOREBRIDGE_DOCS_SCREENSHOTS"] === "1"
+    ? join(import.meta.dirname, "../../docs")
+    : join(import.meta.dirname, "../../test-artifacts/setup")
   for (const [width, height, name] of [[1280, 800, "desktop"], [390, 844, "phone"]] as const) {
     await page.setViewportSize({ width, height })
     await page.locator(selector).screenshot({ path: join(docs, `setup-${step}-${name}.png`), animations: "disabled" })
