@@ -1,3 +1,5 @@
+import { spawn } from "node:child_process"
+import { once } from "node:events"
 import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { afterEach, describe, expect, it } from "vitest"
@@ -47,6 +49,19 @@ describe("the token on the setup page", () => {
 
     for (const reply of bench.replies) expect(reply).not.toContain(token)
     for (const { path, text } of filesUnder(bench.dir)) expect(text, path).not.toContain(token)
+  })
+
+  it("a token replaced on a bridge that already reads it restarts the daemon at once, as scorebridge-set-token does", async () => {
+    // A stand-in daemon: the reload is a SIGHUP to its pid, which ends a `sleep` by that very signal.
+    const daemon = spawn("sleep", ["60"], { stdio: "ignore" })
+    res.defer(() => daemon.kill("SIGKILL"))
+    const ended = once(daemon, "exit")
+    // This example's service.token is { credential: token }: the running bridge reads the stored file.
+    const bench = configBench(res, "daktronics-basketball-usb.yaml", { _tag: "pid", pid: daemon.pid! })
+    const stored = json(await bench.call("POST", "/api/token", { token }))
+    expect(stored).toMatchObject({ stored: true, reload: { ok: true } })
+    expect(await ended).toEqual([null, "SIGHUP"])
+    for (const reply of bench.replies) expect(reply).not.toContain(token)
   })
 
   it("a token that is not one printable word → 400 naming the problem, never echoing it; nothing stored", async () => {

@@ -41,7 +41,7 @@ describe.skipIf(withoutChromium)("the setup page walks one court to LIVE (real p
     await page.locator("#checks li[data-check]").first().waitFor()
     await page.fill("#token", token)
     await page.click("#token-form button[type=submit]")
-    await expect.poll(() => page.textContent("#token-message")).toMatch(/Token stored at \d\d:\d\d:\d\d/)
+    await expect.poll(() => page.textContent("#token-message")).toMatch(/Token stored at \d\d:\d\d:\d\d\. It is not shown again\. The bridge takes it when the court is saved\./)
     expect(await page.inputValue("#token")).toBe("")
     await page.locator("#checks li[data-check]").first().waitFor()
     await screenshots(page, "checks", "#step-checks")

@@ -1,10 +1,12 @@
 import { Effect, Schema } from "effect"
+import { readConfig } from "../../config/load.ts"
 import { ok, problem, type SetupReply, type SetupRequest, type SetupRoute } from "../setup-route.ts"
 import type { SetupEnvironment } from "../setup-environment.ts"
 import { recentChanges, recordChange } from "./change-journal.ts"
 import { type ConfigChange, makeSaveLock, prepareChange, previewDiff, type Saved, saveChange } from "./config-save.ts"
 import { configView } from "./config-view.ts"
-import { cleanToken, storeToken } from "./token-store.ts"
+import { reloadDaemon } from "./daemon-reload.ts"
+import { cleanToken, storeToken, tokenCredentialName } from "./token-store.ts"
 
 const Entry = Schema.Record(Schema.String, Schema.Unknown)
 
@@ -90,12 +92,33 @@ const storeTokenRoute = (environment: SetupEnvironment, token: TokenState) => (r
       token.credential = true
       token.restart = true
       await recordChange(environment, { session: request.session, change: "token replaced", places: [], keys: ["credentials/token"] })
-      return ok({ stored: true })
     },
     // The error names the file and the reason (errno), never the value.
     catch: (cause) => problem(500, `the token could not be stored in ${environment.credentialsDirectory}: ${(cause as NodeJS.ErrnoException).code ?? "unknown error"}`)
-  }).pipe(Effect.catch((reply) => Effect.succeed(reply)))
+  }).pipe(
+    Effect.andThen(() => restartOnNewToken(environment, token)),
+    Effect.map((reload) => ok(reload === undefined ? { stored: true } : { stored: true, reload })),
+    Effect.catch((reply) => Effect.succeed(reply))
+  )
 }
+
+/**
+ * A token replaced on a bridge that already reads it (service.token is { credential: token } in a
+ * valid config) takes effect now, as scorebridge-set-token's restart does: the daemon would go on
+ * with the old, maybe revoked, one until some later save. Otherwise the save that points the
+ * config at it restarts the daemon.
+ */
+const restartOnNewToken = (environment: SetupEnvironment, token: TokenState) =>
+  readConfig(environment.configPath).pipe(
+    Effect.map((loaded) => loaded.config.service.token.credential === tokenCredentialName),
+    Effect.catchTag("ConfigError", () => Effect.succeed(false)),
+    Effect.flatMap((reads) => (reads ? reloadDaemon(environment, { restart: true }) : Effect.succeed(undefined))),
+    Effect.tap((reload) =>
+      Effect.sync(() => {
+        if (reload?.ok === true) token.restart = false
+      })
+    )
+  )
 
 /** The config and saving: `GET /api/config`, `POST /api/token`, `POST /api/preview`, `POST /api/save`, `GET /api/journal`. */
 export const configRoutes = (environment: SetupEnvironment): ReadonlyArray<SetupRoute> => {

@@ -32,7 +32,10 @@ async function storeToken(event) {
   if (token.trim() === "") { say("token-message", "Paste the token first.", ""); return; }
   const r = await api("POST", "/api/token", { token: token });
   if (!r.ok) { say("token-message", errorOf(r), ""); return; }
-  say("token-message", "Token stored at " + hms(Date.now()) + ". It is not shown again.", "good");
+  // A bridge that already reads the stored token is restarted with it now; otherwise the save does it.
+  const reload = r.json.reload;
+  say("token-message", "Token stored at " + hms(Date.now()) + ". It is not shown again. " +
+    (reload ? reload.message : "The bridge takes it when the court is saved."), reload && !reload.ok ? "" : "good");
   await loadConfig(); showTokenState(); loadChecks();
 }
 function fillService() {
