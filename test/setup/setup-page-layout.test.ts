@@ -6,7 +6,7 @@ import { parseConfig } from "../../src/config/load.ts"
 import { resources } from "../support/resources.ts"
 import { withoutChromium } from "../status/chromium.ts"
 import { fairplayPacket, mmss, right, type Shown } from "../commissioning/learn-support.ts"
-import { configText, loggedIn, repeatingConsole, screenshots, startStack, token } from "./setup-page-stack.ts"
+import { configText, loggedIn, newCourtToListening, repeatingConsole, screenshots, startStack } from "./setup-page-stack.ts"
 
 /**
  * A Trans-Lux Fair-Play MP-70 whose firmware writes the score elsewhere than the documented
@@ -62,17 +62,7 @@ describe.skipIf(withoutChromium)("the setup page's layout finder (real processes
     const board = { shown: { home: 0, away: 0, period: 1, clock: "15:00" } as Shown }
     repeatingConsole(res, stack, () => moved(board.shown))
 
-    await page.click("#court-add")
-    await page.fill("#token", token)
-    await page.click("#token-form button[type=submit]")
-    await page.click("#step-checks [data-next=place]")
-    await page.click("[data-place=rink-1]")
-    await page.click("[data-maker='Trans-Lux Fair-Play']")
-    await page.click("[data-model=fairplay-mp70]")
-    await page.click("#console-facts button")
-    await page.click(`[data-port="${stack.byIdPath}"]`)
-    await page.click("#link-done")
-    await expect.poll(() => page.textContent("#listen-badge"), { timeout: 15_000 }).toBe("LIVE")
+    await newCourtToListening(page, stack, { place: "rink-1", maker: "Trans-Lux Fair-Play", model: "fairplay-mp70" })
 
     await page.click("#board-no")
     for (const shown of moments) await noteMoment(page, board, shown)

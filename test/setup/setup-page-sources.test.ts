@@ -10,7 +10,7 @@ import { eventually } from "../../scripts/support/eventually.ts"
 import { openWriter, startPtyPair } from "../../scripts/support/pty.ts"
 import { resources } from "../support/resources.ts"
 import { withoutChromium } from "../status/chromium.ts"
-import { configText, loggedIn, repeatingConsole, startStack, token } from "./setup-page-stack.ts"
+import { configText, loggedIn, newCourtToListening, repeatingConsole, startStack } from "./setup-page-stack.ts"
 
 /**
  * A court whose buttons are a serial button box (a microcontroller printing `BTN 1 single` on a USB
@@ -53,19 +53,8 @@ describe.skipIf(withoutChromium)("the setup page's other button sources and time
     expect(await page.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone)).toBe(viewer.timezoneId)
     expect(await textOf(page, "#meta")).toContain(`times in ${venueZone}`)
 
-    await page.click("#court-add")
-    await page.fill("#token", token)
-    await page.click("#token-form button[type=submit]")
-    await expect.poll(() => textOf(page, "#token-message")).toMatch(/^Token stored at/)
+    await newCourtToListening(page, stack, { place: "court-1", maker: "Stramatel", model: "stramatel-452m" })
     expectVenueNow(await textOf(page, "#token-message"), /Token stored at /)
-    await page.click("#step-checks [data-next=place]")
-    await page.click("[data-place=court-1]")
-    await page.click("[data-maker=Stramatel]")
-    await page.click("[data-model=stramatel-452m]")
-    await page.click("#console-facts button")
-    await page.click(`[data-port="${stack.byIdPath}"]`)
-    await page.click("#link-done")
-    await expect.poll(() => textOf(page, "#listen-badge"), { timeout: 15_000 }).toBe("LIVE")
     expectVenueNow(await textOf(page, "#listen-counts"), / since /)
     await page.click("#board-yes")
 

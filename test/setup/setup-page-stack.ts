@@ -11,6 +11,7 @@ import { type ScorebridgeProcess, startDaemon, startScorebridge } from "../../sc
 import { tempDir } from "../../scripts/support/temp-dir.ts"
 import type { Resources } from "../support/resources.ts"
 import { launchChromium } from "../status/chromium.ts"
+import { expect } from "vitest"
 
 /**
  * The whole setup stack as a venue has it, on loopback: the service simulator, mosquitto, a
@@ -193,4 +194,30 @@ export const screenshots = async (page: Page, step: string, selector: string) =>
     await page.locator(selector).screenshot({ path: join(docs, `setup-${step}-${name}.png`), animations: "disabled" })
   }
   await page.setViewportSize({ width: 1280, height: 800 })
+}
+
+/** What a new court is set up with, as the page names the choices (data attributes). */
+export interface NewCourt {
+  readonly place: string
+  readonly maker: string
+  readonly model: string
+}
+
+/**
+ * A new court walked through steps 1–4 (the token stored, the court from the service's list, its
+ * console by maker and model, the stack's adapter) to the listening step, once it shows LIVE.
+ */
+export const newCourtToListening = async (page: Page, stack: Stack, court: NewCourt) => {
+  await page.click("#court-add")
+  await page.fill("#token", token)
+  await page.click("#token-form button[type=submit]")
+  await expect.poll(() => page.textContent("#token-message")).toMatch(/^Token stored at/)
+  await page.click("#step-checks [data-next=place]")
+  await page.click(`[data-place="${court.place}"]`)
+  await page.click(`[data-maker="${court.maker}"]`)
+  await page.click(`[data-model="${court.model}"]`)
+  await page.click("#console-facts button")
+  await page.click(`[data-port="${stack.byIdPath}"]`)
+  await page.click("#link-done")
+  await expect.poll(() => page.textContent("#listen-badge"), { timeout: 15_000 }).toBe("LIVE")
 }
