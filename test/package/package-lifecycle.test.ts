@@ -16,7 +16,7 @@ import { type PtyPair, startPtyPair, writeToPty } from "../../scripts/support/pt
 import { resources } from "../support/resources.ts"
 import { tempDir } from "../../scripts/support/temp-dir.ts"
 import { tennisOnSerial } from "../systemd/run-config.ts"
-import { type ScorebridgeProcess as DaemonProcess, startDaemon } from "../../scripts/support/scorebridge-process.ts"
+import { type ScorebridgeProcess as DaemonProcess, startDaemon, startScorebridge } from "../../scripts/support/scorebridge-process.ts"
 
 /**
  * The amd64 package as a venue lives with it, in a throw-away root (`dpkg --root`, maintainer
@@ -133,6 +133,21 @@ describe("the amd64 package in a throw-away root", () => {
     })
     expect(demo.status, demo.stderr).toBe(0)
     expect(demo.stdout).toMatch(/The simulator accepted (\d+) of \1 score entries/u)
+  })
+
+  it("serves the setup page on its own Node, with no Node on the PATH (the technician's second step)", async () => {
+    const port = await freePort()
+    const setup = startScorebridge(["setup", "--config", configFile(), "--port", String(port)], {
+      command: command(),
+      env: { PATH: "/usr/sbin:/usr/bin:/sbin:/bin", HOME: dir, SCOREBRIDGE_SETUP_SYSLOG: "off" }
+    })
+    res.defer(() => setup.kill())
+    await eventually("the setup code", async () => (/^setup code: \S+$/mu.test(setup.stdout()) ? true : undefined), { timeoutMs: 15_000 })
+    expect(readlinkSync(`/proc/${setup.process.pid}/exe`), "the package's Node runs it").toBe(at("usr/lib/scorebridge/runtime/node"))
+    const login = await fetch(`http://127.0.0.1:${port}/`)
+    expect(login.status).toBe(200)
+    expect(await login.text()).toContain('name="code"')
+    expect((await fetch(`http://127.0.0.1:${port}/api/config`)).status, "nothing but the login without a session").toBe(401)
   })
 
   it("installs again over itself without changing what the venue has (idempotent scripts)", () => {
