@@ -8,16 +8,12 @@ import type { LearnableProtocol } from "./layout-frames.ts"
 import { describeNoted, example, type Observation, parseAt, parseNoted } from "./layout-observation.ts"
 import { learnReport } from "./layout-report.ts"
 import { type ConsoleSource, openSource } from "./source.ts"
+import { clockLabel } from "../timeline/time-ticks.ts"
 
 const usage = (message: string) => new CommissioningFailure({ message, exitCode: exitUsage })
 
-const pad = (n: number) => String(n).padStart(2, "0")
-
-/** "14:02:05", the machine's local time: what the technician's watch says. */
-export const clockTime = (ms: number): string => {
-  const d = new Date(ms)
-  return `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`
-}
+/** "14:02:05", the venue's clock as the status page and the setup page show it: what the technician's watch says. */
+export const clockTime = (ms: number): string => clockLabel(ms, true)
 
 const seconds = (ms: number): string => `${Number((ms / 1000).toFixed(1))} s`
 

@@ -11,6 +11,7 @@ import { allowedHosts, hostAllowed, originAllowed } from "./security/request-gua
 import { securityHeaders } from "./security/security-headers.ts"
 import type { SetupRoute } from "./setup-route.ts"
 import { jsonReply, plainReply, refuse, type Refusal, type WireReply, wireReply } from "./wire-reply.ts"
+import { closeHttpServer } from "../transport/http-server-close.ts"
 
 export class SetupListenError extends Schema.TaggedError<SetupListenError>()("SetupListenError", {
   message: Schema.String
@@ -106,14 +107,6 @@ const whyNot = (address: string, port: number, error: NodeJS.ErrnoException) =>
     ? `port ${port} on ${address} needs root: run with sudo, or choose a port from 1024 up with --port`
     : `cannot listen on ${formatHostPort({ host: address, port })}: ${error.message}`
 
-const closeServer = (server: Server) =>
-  Effect.callback<void>((resume) => {
-    if (!server.listening) return resume(Effect.void)
-    server.close(() => resume(Effect.void))
-    // A browser keeps its connection alive: without this, close() waits for it.
-    server.closeAllConnections()
-  })
-
 /** One listener on `address`, closed with the scope; undefined when the address is optional and cannot be bound. */
 const listenOn = (address: string, port: number, handle: ReturnType<typeof handler>) =>
   Effect.acquireRelease(
@@ -125,7 +118,7 @@ const listenOn = (address: string, port: number, handle: ReturnType<typeof handl
       })
       server.listen(port, address, () => resume(Effect.succeed(server)))
     }),
-    (server) => server === undefined ? Effect.void : closeServer(server)
+    (server) => server === undefined ? Effect.void : closeHttpServer(server)
   )
 
 /**

@@ -4,6 +4,7 @@ import { parseHostPort } from "../domain/host-port.ts"
 import { timelineSvg } from "../timeline/timeline-svg.ts"
 import { BridgeStatus } from "./status-model.ts"
 import { statusPageHtml } from "./status-page.ts"
+import { closeHttpServer } from "../transport/http-server-close.ts"
 
 export class StatusListenError extends Schema.TaggedError<StatusListenError>()("StatusListenError", {
   listen: Schema.String,
@@ -85,14 +86,6 @@ const listenOn = (server: Server, listen: string) =>
     })
   })
 
-const closeServer = (server: Server) =>
-  Effect.callback<void>((resume) => {
-    if (!server.listening) return resume(Effect.void)
-    server.close(() => resume(Effect.void))
-    // A browser tab keeps its connection alive: without this, close() waits for it.
-    server.closeAllConnections()
-  })
-
 /**
  * Serves the status page, /status.json, /healthz, /metrics and each place's timeline on `listen`.
  * The bridge keeps delivering when the address is taken (another instance,
@@ -114,9 +107,9 @@ export const statusServerLayer = (listen: string) =>
     const serve = Effect.acquireRelease(
       Effect.suspend(() => {
         const server = createServer(handle)
-        return listenOn(server, listen).pipe(Effect.as(server), Effect.onError(() => closeServer(server)))
+        return listenOn(server, listen).pipe(Effect.as(server), Effect.onError(() => closeHttpServer(server)))
       }),
-      closeServer
+      closeHttpServer
     ).pipe(
       Effect.tap(() => Effect.logInfo(`status page on http://${listen}/ (also /healthz, /metrics)`)),
       Effect.tapError((e) => Effect.logError(`status page cannot listen on ${listen}: ${e.message}; retrying every 30 s`)),
