@@ -7,6 +7,7 @@ import { resources } from "../support/resources.ts"
 import { withoutChromium } from "../status/chromium.ts"
 import { fairplayPacket, mmss, right, type Shown } from "../commissioning/learn-support.ts"
 import { configText, loggedIn, newCourtToListening, repeatingConsole, screenshots, startStack } from "./setup-page-stack.ts"
+import { farViewer as viewer, venueTime, venueZone } from "../support/venue-zone.ts"
 
 /**
  * A Trans-Lux Fair-Play MP-70 whose firmware writes the score elsewhere than the documented
@@ -17,11 +18,6 @@ import { configText, loggedIn, newCourtToListening, repeatingConsole, screenshot
  */
 const res = resources()
 afterAll(() => res.release())
-
-const venueZone = "Australia/Adelaide"
-const viewer = { timezoneId: "America/Los_Angeles", locale: "en-US" }
-const venueTime = (ms: number) =>
-  new Intl.DateTimeFormat("en-GB", { hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle: "h23", timeZone: venueZone }).format(ms)
 
 /** Clock and period where the rink layout has them; home at H 29-30 and guest at H 34-35 (between the penalty slots) instead of H 12-13 / H 38-39. */
 const moved = (s: Shown) => [

@@ -11,6 +11,7 @@ import { openWriter, startPtyPair } from "../../scripts/support/pty.ts"
 import { resources } from "../support/resources.ts"
 import { withoutChromium } from "../status/chromium.ts"
 import { configText, loggedIn, newCourtToListening, repeatingConsole, startStack } from "./setup-page-stack.ts"
+import { farViewer as viewer, venueTime, venueZone } from "../support/venue-zone.ts"
 
 /**
  * A court whose buttons are a serial button box (a microcontroller printing `BTN 1 single` on a USB
@@ -22,13 +23,8 @@ import { configText, loggedIn, newCourtToListening, repeatingConsole, startStack
 const res = resources()
 afterAll(() => res.release())
 
-const venueZone = "Australia/Adelaide"
-const viewer = { timezoneId: "America/Los_Angeles", locale: "en-US" }
 const boxName = "usb-Arduino_Uno_95037323535351803130-if00"
 const volleyball = 0x36
-
-const venueTime = (ms: number, timeZone = venueZone) =>
-  new Intl.DateTimeFormat("en-GB", { hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle: "h23", timeZone }).format(ms)
 
 /** The HH:MM:SS in `text` after `before`, and that it is the venue's clock of a moment in the last `seconds`. */
 const expectVenueNow = (text: string | null, before: RegExp, seconds = 60) => {

@@ -2,20 +2,13 @@ import { afterAll, describe, expect, it } from "vitest"
 import { resources } from "../scoreboard/harness.ts"
 import { startDemo } from "../demo/demo-process.ts"
 import { launchChromium, withoutChromium } from "./chromium.ts"
+import { farViewer as viewer, venueTime, venueZone } from "../support/venue-zone.ts"
 
 /**
  * A technician's phone may be set to another zone and language than the venue's mini-PC. The
  * status page shows every time as the venue's clock reads it, in the timeline's 24-hour style:
  * the header, the cards and the timeline's labels are one style and one zone.
  */
-
-// +09:30 or +10:30: its hours and minutes differ from UTC's and from the viewer's.
-const venueZone = "Australia/Adelaide"
-// 12-hour times by default, and 16 h 30 min or more behind the venue.
-const viewer = { timezoneId: "America/Los_Angeles", locale: "en-US" }
-
-const venueTime = (ms: number, withSeconds = true, timeZone = venueZone) =>
-  new Intl.DateTimeFormat("en-GB", { hour: "2-digit", minute: "2-digit", ...(withSeconds ? { second: "2-digit" } : {}), hourCycle: "h23", timeZone }).format(ms)
 
 describe.skipIf(withoutChromium)("the status page's times", () => {
   const res = resources()
@@ -57,8 +50,8 @@ describe.skipIf(withoutChromium)("the status page's times", () => {
       .map(([, at, label]) => ({ at: Number(at), label: label! }))
     expect(labels.length).toBeGreaterThan(1)
     for (const { at, label } of labels) {
-      expect(label).toBe(venueTime(at, label.length === 8))
-      expect(label).not.toBe(venueTime(at, label.length === 8, viewer.timezoneId))
+      expect(label).toBe(venueTime(at, venueZone, label.length === 8))
+      expect(label).not.toBe(venueTime(at, viewer.timezoneId, label.length === 8))
     }
   }, 60_000)
 })

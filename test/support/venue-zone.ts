@@ -10,8 +10,11 @@ export const venueZone = "Australia/Adelaide"
  * The time the venue's clock shows, worked out here with the zone named (not through the bridge's
  * formatter, so a test compares the bridge against the venue and not against itself).
  */
-export const venueTime = (ms: number, timeZone = venueZone): string =>
-  new Intl.DateTimeFormat("en-GB", { hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle: "h23", timeZone }).format(ms)
+export const venueTime = (ms: number, timeZone = venueZone, withSeconds = true): string =>
+  new Intl.DateTimeFormat("en-GB", { hour: "2-digit", minute: "2-digit", ...(withSeconds ? { second: "2-digit" } : {}), hourCycle: "h23", timeZone }).format(ms)
+
+/** A browser far from the venue: 12-hour times by default, and 16 h 30 min or more behind it. */
+export const farViewer = { timezoneId: "America/Los_Angeles", locale: "en-US" } as const
 
 /**
  * Runs this file's tests with the in-process bridge in the venue's zone, as the mini-PC's TZ sets it
