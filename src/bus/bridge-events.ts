@@ -8,6 +8,7 @@ import type { DecoderStats } from "../../adapters/decoder.ts"
 import type { ItemKind } from "../domain/item-kinds.ts"
 import type { Outcome } from "../domain/outcome.ts"
 import type { ClipSettled } from "../domain/follow-up.ts"
+import type { Finish } from "../domain/race.ts"
 
 /** What happens at a place, as the demo, the status page and metrics see it. */
 export type BridgeEvent =
@@ -24,6 +25,11 @@ export type BridgeEvent =
   | { readonly _tag: "ButtonLink"; readonly source: string; readonly state: LinkState }
   /** A followed click's outcome is known: its clip exists, or will not, or the moment is gone. */
   | ({ readonly _tag: "ClipSettled" } & ClipSettled)
+  /**
+   * A swimmer finished (the race tracker settled a lane's place and time), whether or not a rule
+   * made a click of it; `clickItemId` is the click's outbox item when one was queued.
+   */
+  | { readonly _tag: "Finish"; readonly place: string; readonly finish: Finish; readonly clickItemId?: number }
 
 /**
  * A bounded fan-out of bridge events. Sliding: a slow observer loses old

@@ -4,6 +4,8 @@
  * Every field is optional because controllers send partial updates and
  * some protocols never carry a given field.
  */
+import type { RaceBoard } from "./race.ts"
+
 export type Side = "home" | "away"
 
 /** Tennis game points as the controller shows them: "0" "15" "30" "40" "AD", or a plain count in a tie-break. */
@@ -42,4 +44,11 @@ export interface Reading {
   readonly teamFouls?: readonly [number, number]
   /** Time-outs taken, home and away. */
   readonly timeouts?: readonly [number, number]
+  /** A timing console's race (swimming): clock, event and heat, lanes. Never part of a score change. */
+  readonly race?: RaceBoard
+  /**
+   * What the board shows that the bridge does not read as a score (a console whose score channels
+   * are not configured), labelled for the status page; never part of a score change.
+   */
+  readonly shown?: ReadonlyArray<{ readonly label: string; readonly text: string }>
 }

@@ -37,6 +37,7 @@ const observeEvent = (series: Series, event: BridgeEvent): Effect.Effect<void> =
     case "Activity":
     case "Link":
     case "ButtonLink":
+    case "Finish":
       return Effect.void
   }
 }
