@@ -53,8 +53,9 @@ export interface ProtocolVariant {
 
 /**
  * How `scorebridge sniff` recognises the console from its bytes alone: it decodes what it heard
- * with the protocol's default options (they must take `{}`) at the line speed tried, for each
- * sport and variant below, and calls the protocol clean when the frames decode with hardly any bad.
+ * with the protocol's default options (they must take `{}`), heard with the protocol's own framing
+ * (`serialDefaults` data bits, parity, stop bits) at each line speed tried, for each sport and
+ * variant below, and calls the protocol clean when the frames decode with hardly any bad.
  */
 export interface Recognition {
   /** Sports worth trying when the stream does not name its sport; default every sport, one per family. */
@@ -71,6 +72,11 @@ export interface Recognition {
    * are {}). Without it, `sniff` tries {} only.
    */
   readonly variants?: ReadonlyArray<ProtocolVariant>
+  /**
+   * Speeds the console's documentation gives besides `serialDefaults.baudRate` (Colorado's slow
+   * mode, 2400): `sniff` tries them too, at the protocol's framing, whatever speeds it was given.
+   */
+  readonly otherBaudRates?: ReadonlyArray<number>
 }
 
 /**
