@@ -26,9 +26,8 @@ export const clipRun = (followUps: ReadonlyArray<FollowUp>) => {
   return { clicks, since, ended: false }
 }
 
-export const lastClickOf = (followUps: ReadonlyArray<FollowUp>): LastClick | null => {
-  const f = followUps[0]
-  if (f === undefined) return null
+/** A followed click's clip as the card shows it: its outcome in words, and its links once ready. */
+export const clickOf = (f: FollowUp): LastClick => {
   const ready = f.outcome === "clip-ready"
   return {
     itemId: f.clickId,
@@ -38,6 +37,11 @@ export const lastClickOf = (followUps: ReadonlyArray<FollowUp>): LastClick | nul
     videoURL: ready ? f.detail?.videoURL ?? null : null,
     thumbnailURL: ready ? f.detail?.thumbnailURL ?? null : null
   }
+}
+
+export const lastClickOf = (followUps: ReadonlyArray<FollowUp>): LastClick | null => {
+  const f = followUps[0]
+  return f === undefined ? null : clickOf(f)
 }
 
 /**

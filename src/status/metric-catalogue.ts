@@ -18,6 +18,7 @@ export const presses = counter("scorebridge_presses_total", "Button gestures map
 export const linkConnects = counter("scorebridge_link_connects_total", "Times a link came up; more than one means reconnects")
 export const linkDrops = counter("scorebridge_link_drops_total", "Times a link went down")
 export const clips = counter("scorebridge_clips_total", "Followed clicks whose outcome is known, by outcome: clip_ready (a clip has a video), no_clip (none by the deadline: camera off?), deleted (undone or deleted at the service), unchecked (could not be read, given up)")
+export const finishes = counter("scorebridge_finishes_total", "Swimmers' finishes the race tracker settled (lane, place and time read from a timing console), whether or not a rule made a click of them")
 export const fsyncs = counter("scorebridge_outbox_fsyncs_total", "fsyncs of the outbox's log that ended (failed ones too)")
 export const fsyncSeconds = counter("scorebridge_outbox_fsync_seconds_total", "Time spent in fsyncs of the outbox's log: divided by scorebridge_outbox_fsyncs_total, the mean fsync")
 export const slowFsyncs = counter("scorebridge_outbox_slow_fsyncs_total", `fsyncs of the outbox's log slower than ${slowDiskThresholdMs} ms: a worn SD card or eMMC`)

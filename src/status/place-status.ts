@@ -5,6 +5,7 @@ import { clipProblemOf, lastClickOf } from "./clip-status.ts"
 import type { LinkRecords } from "./link-records.ts"
 import { buttonView, scoreboardView, type SourceView, type Thresholds } from "./liveness.ts"
 import type { PlaceTracker } from "./place-tracker.ts"
+import { type FinishClick, raceStatus } from "./race-status.ts"
 import { readingText } from "./reading-text.ts"
 import type { PlaceStatus } from "./status-snapshot.ts"
 import type { StatusPlace } from "./status-options.ts"
@@ -24,6 +25,8 @@ export interface PlaceStatusInput {
   /** Undefined when clicks are not followed. */
   readonly followUps: ReadonlyArray<FollowUp> | undefined
   readonly problemAfterClicks: number
+  /** What the outbox says of the clicks of the finishes the card shows, by click item. */
+  readonly finishClicks: ReadonlyMap<number, FinishClick>
 }
 
 type ButtonLine = { readonly source: string } & SourceView
@@ -104,6 +107,7 @@ export const placeStatus = (input: PlaceStatusInput): PlaceStatus => {
     lastReadingAt: tracker.lastReading?.receivedAt ?? null,
     lastReading: tracker.lastReading,
     lastReadingText: tracker.lastReading === null ? null : readingText(tracker.lastReading),
+    race: raceStatus(tracker.lastReading, tracker.finishes.all, input.finishClicks),
     decoder: tracker.stats,
     lastEntry: tracker.lastEntry,
     lastPress: tracker.lastPress,

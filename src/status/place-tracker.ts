@@ -8,14 +8,8 @@ import type { Reading } from "../domain/reading.ts"
 import type { LinkState } from "../domain/received.ts"
 import type { ScoreEntry } from "../domain/score-entry.ts"
 import type { BridgeEvent } from "../bus/bridge-events.ts"
-
-/** The service's answer to one outbox item, as the page shows it. */
-export interface Answer {
-  readonly state: "queued" | "delivered" | "warning" | "dead" | "missed" | "retrying"
-  /** Warning, error or miss reason; for a delivery, the service's result. */
-  readonly detail: string | null
-  readonly at: number
-}
+import { FinishLog } from "./finish-log.ts"
+import { type Answer, answerOfItem, answerOfOutcome } from "./item-answer.ts"
 
 export interface Noted {
   readonly at: number
@@ -71,25 +65,10 @@ export const nextLink = (before: LinkRecord | undefined, state: LinkState, at: n
   }
 }
 
-const describeOutcome = (outcome: Outcome, at: number): Answer => {
-  switch (outcome._tag) {
-    case "Delivered":
-      return { state: "delivered", detail: outcome.result === undefined ? null : JSON.stringify(outcome.result), at }
-    case "Warning":
-      return { state: "warning", detail: outcome.warning, at }
-    case "Dead":
-      return { state: "dead", detail: outcome.error, at }
-    case "Missed":
-      return { state: "missed", detail: outcome.reason, at }
-    case "Retry":
-      return { state: "retrying", detail: `${outcome.kind}: ${outcome.error}`, at }
-  }
-}
-
 /**
  * What one place has shown lately, folded from bridge events: its scoreboard
  * link, bytes and readings, last entry and press with the service's answers,
- * and a short ring of errors. No I/O; the status model owns the clock.
+ * its last finishes, and a short ring of errors. No I/O; the status model owns the clock.
  */
 export class PlaceTracker {
   readonly key: string
@@ -100,6 +79,8 @@ export class PlaceTracker {
   lastReading: Reading | null = null
   lastEntry: LastEntry | null = null
   lastPress: LastPress | null = null
+  /** The race's finishes as the bus reported them (swimming). */
+  readonly finishes = new FinishLog()
   readonly errors: Array<ErrorNote> = []
 
   constructor(key: string) {
@@ -154,6 +135,9 @@ export class PlaceTracker {
         if (feedback.level !== "info") this.note(at, feedback.text, `press ${feedback.status}`)
         return
       }
+      case "Finish":
+        this.finishes.add(event.finish, event.clickItemId)
+        return
       case "ButtonLink":
         return
     }
@@ -161,9 +145,7 @@ export class PlaceTracker {
 
   /** The last score entry as the outbox kept it across a restart. */
   restore(item: KindItem<"score">) {
-    const state = item.state === "pending" ? (item.attempts > 0 ? "retrying" : "queued") : item.state
-    const detail = item.state === "delivered" ? (item.result === null ? null : JSON.stringify(item.result)) : item.lastError
-    this.lastEntry = { itemId: item.id, entry: item.payload, answer: { state, detail, at: item.settledAt ?? item.createdAt } }
+    this.lastEntry = { itemId: item.id, entry: item.payload, answer: answerOfItem(item) }
   }
 
   applyLink(state: LinkState, at: number) {
@@ -176,7 +158,7 @@ export class PlaceTracker {
   }
 
   private applySettled(itemId: number, kind: ItemKind, outcome: Outcome, at: number) {
-    const answer = describeOutcome(outcome, at)
+    const answer = answerOfOutcome(outcome, at)
     if (this.lastEntry?.itemId === itemId) this.lastEntry = { ...this.lastEntry, answer }
     if (this.lastPress?.itemId === itemId) this.lastPress = { ...this.lastPress, answer }
     if (answer.state !== "delivered") {

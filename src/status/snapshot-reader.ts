@@ -1,15 +1,17 @@
 import { Clock, Effect, Option } from "effect"
 import type { FollowUp } from "../domain/follow-up.ts"
-import { ClipFollowUps, OutboxHealth, OutboxItems } from "../delivery/outbox.ts"
+import { ClipFollowUps, type OutboxItem, OutboxHealth, OutboxItems } from "../delivery/outbox.ts"
 import { type BudgetSnapshot, RateBudget } from "../delivery/rate-budget.ts"
 import { ActiveEvents } from "../events/active-events.ts"
 import { ServiceClient, type ServerClock } from "../service/client.ts"
 import { timelineVersion } from "../timeline/timeline-version.ts"
-import { clipRun, clipsFirstRead, clipsLongRead } from "./clip-status.ts"
+import { clickOf, clipRun, clipsFirstRead, clipsLongRead } from "./clip-status.ts"
+import { answerOfItem } from "./item-answer.ts"
 import type { LinkRecords } from "./link-records.ts"
 import type { Thresholds } from "./liveness.ts"
 import type { LinkRecord, PlaceTracker } from "./place-tracker.ts"
 import { placeStatus } from "./place-status.ts"
+import { type FinishClick, lastFinishes } from "./race-status.ts"
 import type { RollbackNotice } from "./rollback-notice.ts"
 import type { StatusOptions } from "./status-options.ts"
 import type { LinkStatus, StatusSnapshot, TokenStatus } from "./status-snapshot.ts"
@@ -49,6 +51,29 @@ const readOutbox = Effect.fnUntraced(function*(options: StatusOptions) {
     for (const p of options.places) followUps.set(p.key, yield* recentFollowUps(p.key).pipe(Effect.catch(unreadable)))
   }
   return { problems, counts, heads, settled, followUps, disk: yield* health.diskStats }
+})
+
+/**
+ * The clicks of the finishes a card shows, as the outbox keeps them (so a click settled before its
+ * finish reached the bus is not shown queued): the service's answer, and the clip when followed.
+ * A read that fails leaves the finish without it; readOutbox already names an unreadable outbox.
+ */
+const finishClicks = Effect.fnUntraced(function*(tracker: PlaceTracker, followed: ReadonlyArray<FollowUp> | undefined) {
+  const items = yield* OutboxItems
+  const clips = yield* ClipFollowUps
+  const found = new Map<number, FinishClick>()
+  for (const { clickItemId } of lastFinishes(tracker.finishes.all)) {
+    if (clickItemId === null) continue
+    const item = yield* items.get(clickItemId).pipe(Effect.orElseSucceed(() => Option.none<OutboxItem>()))
+    const followUp = followed === undefined
+      ? undefined
+      : followed.find((f) => f.clickId === clickItemId) ?? (yield* clips.followUpOf(clickItemId).pipe(Effect.orElseSucceed(() => undefined)))
+    found.set(clickItemId, {
+      answer: Option.isSome(item) ? answerOfItem(item.value) : null,
+      clip: followUp === undefined ? null : clickOf(followUp)
+    })
+  }
+  return found
 })
 
 const linkStatus = (name: string, record: LinkRecord | undefined, target: string, startedAt: number): LinkStatus => ({
@@ -92,6 +117,8 @@ export const readSnapshot = Effect.fnUntraced(function*(sources: SnapshotSources
   const budget = yield* (yield* RateBudget).snapshot
   const known = yield* (yield* ActiveEvents).all
   const clock = yield* (yield* ServiceClient).lastServerDate
+  const finishes = new Map<string, ReadonlyMap<number, FinishClick>>()
+  for (const p of options.places) finishes.set(p.key, yield* finishClicks(sources.trackers.get(p.key)!, outbox.followUps.get(p.key)))
   const places = options.places.map((place) =>
     placeStatus({
       place,
@@ -104,7 +131,8 @@ export const readSnapshot = Effect.fnUntraced(function*(sources: SnapshotSources
       known: known.get(place.key),
       suspended: budget.suspended,
       followUps: outbox.followUps.get(place.key),
-      problemAfterClicks: options.clips?.problemAfterClicks ?? 0
+      problemAfterClicks: options.clips?.problemAfterClicks ?? 0,
+      finishClicks: finishes.get(place.key)!
     })
   )
   const reasons = [...outbox.problems, ...places.flatMap((p) => p.reasons)]

@@ -32,12 +32,13 @@ const observeEvent = (series: Series, event: BridgeEvent): Effect.Effect<void> =
         readyAt === undefined ? Effect.void : series.set(m.pressToClip, { place: event.place }, Math.max(0, (readyAt - event.pressedAt) / 1000))
       )
     }
+    case "Finish":
+      return series.add(m.finishes, { place: event.place })
     // Decoder counters are read from the snapshot at each scrape: readings come many times a second.
     case "Reading":
     case "Activity":
     case "Link":
     case "ButtonLink":
-    case "Finish":
       return Effect.void
   }
 }
@@ -53,6 +54,8 @@ const makeRender = (series: Series, followsClips: boolean) => {
   const placeSeries = (place: StatusSnapshot["places"][number]) =>
     Effect.gen(function*() {
       yield* bornAtZero(place.key)
+      // A pool's first finish of the day is a change increase() sees: its series exists at 0 before.
+      if (place.race !== null || place.sport === "swimming") yield* bornAtZero(`finishes:${place.key}`, [[m.finishes, { place: place.key }]])
       yield* decoderTotals(place.key, place.decoder)
       yield* set(m.live, { place: place.key }, place.live ? 1 : 0)
       yield* set(m.eventRunning, { place: place.key }, place.event?.key != null ? 1 : 0)

@@ -5,7 +5,9 @@
  * HTML: error texts come from devices and the network. Each card shows its place's
  * timeline as an <img> of /places/<key>/timeline.svg, kept across redraws and
  * re-requested only when status.json says that place's timeline changed. Every time is
- * the venue's: its zone (status.json's venueClock) and the timeline's 24-hour style.
+ * the venue's: its zone (status.json's venueClock) and the timeline's 24-hour style. A place
+ * whose board is a timing console's race shows its clock, event, heat and phase, and its last
+ * finishes with their clicks' clips.
  */
 import { clockLocale, clockOptions } from "../timeline/time-ticks.ts"
 
@@ -49,6 +51,11 @@ dt { color:var(--muted); font-size:13px; padding-top:1px; }
 dd { margin:0; overflow-wrap:anywhere; }
 .score { font-size:26px; font-weight:800; font-variant-numeric:tabular-nums; line-height:1.1; margin-right:8px; }
 .small { color:var(--muted); font-size:12px; }
+.race { border-top:1px solid var(--line); padding:4px 16px 10px; }
+.race h4 { margin:8px 0 2px; font-size:13px; font-weight:650; color:#374151; }
+.finish { display:grid; grid-template-columns:3em 2.6em 4.6em 5.2em 1fr; gap:0 10px; align-items:center; padding:3px 0; border-bottom:1px solid var(--line); font-size:14px; font-variant-numeric:tabular-nums; }
+.finish:last-child { border-bottom:none; } .finish.cols { color:var(--muted); font-size:12px; padding-top:0; } .finish .place { font-weight:750; }
+code.shown { font:13px ui-monospace,SFMono-Regular,Menlo,Consolas,monospace; white-space:pre; background:#f3f4f6; padding:1px 5px; border-radius:5px; }
 .timeline { margin:0; padding:8px 8px 6px; border-top:1px solid var(--line); }
 .timeline img { display:block; width:100%; height:auto; }
 .errors { border-top:1px solid var(--line); padding:8px 16px 12px; font-size:13px; }
@@ -90,6 +97,34 @@ var clipClass = { "clip-ready": "ok", "no-clip": "bad", deleted: "neutral", unch
 var answerClass = { delivered: "ok", queued: "blue", retrying: "warn", warning: "warn", dead: "bad", missed: "bad" };
 function answer(a) { var span = el("span"); if (!a) return span; span.appendChild(el("span", "pill " + (answerClass[a.state] || "neutral"), a.state.toUpperCase()));
   if (a.detail && a.state !== "delivered") span.appendChild(el("span", "small", " " + a.detail)); return span; }
+// A click's clip as the Clip line shows it: its outcome as a pill, and the clip's link once ready (http(s) only).
+function clipBadge(k) { return el("span", "pill " + (clipClass[k.outcome] || "blue"), (k.outcome || "waiting").replace("-", " ").toUpperCase()); }
+function clipLink(k) { if (!k.videoURL || !/^https?:[/][/]/i.test(k.videoURL)) return null;
+  var a = el("a", null, "open clip"); a.setAttribute("href", k.videoURL); a.setAttribute("target", "_blank"); a.setAttribute("rel", "noopener noreferrer"); return a; }
+function ordinal(n) { var t = n % 100; return n + (t >= 11 && t <= 13 ? "th" : ({ 1: "st", 2: "nd", 3: "rd" })[n % 10] || "th"); }
+var phaseWords = { waiting: ["WAITING FOR THE START", "neutral"], running: ["RACING", "blue"], blank: ["CLOCK BLANK", "warn"] };
+function eventHeat(event, heat) { return [event === null ? null : "Event " + event, heat === null ? null : "Heat " + heat].filter(Boolean).join(" · "); }
+// The race as the board shows it now: the running clock large, the event and heat, the phase.
+function raceView(race) { var v = el("span"); v.setAttribute("data-race", race.phase);
+  var c = el("span", "score", race.clock === null ? "—" : race.clock); c.setAttribute("data-race-clock", ""); v.appendChild(c);
+  var eh = el("span", null, (eventHeat(race.event, race.heat) || "no event or heat shown") + " "); eh.setAttribute("data-race-event", ""); v.appendChild(eh);
+  var ph = phaseWords[race.phase] || [race.phase, "neutral"], pill = el("span", "pill " + ph[1], ph[0]); pill.setAttribute("data-race-phase", ""); v.appendChild(pill);
+  if (race.blanked) v.appendChild(el("span", "pill warn", "BOARD BLANKED")); return v; }
+// What became of a finish's click: its clip when followed, else the service's answer.
+function finishClip(f) { if (f.clip) { var s = el("span"); s.setAttribute("data-finish-clip", f.clip.outcome || "waiting"); s.title = f.clip.text; s.appendChild(clipBadge(f.clip));
+    var link = clipLink(f.clip); if (link) { s.appendChild(document.createTextNode(" ")); s.appendChild(link); } return s; }
+  if (f.answer) return answer(f.answer); return el("span", "small", f.clickItemId === null ? "no click" : "#" + f.clickItemId); }
+function finishRow(cells, cls) { var r = el("div", "finish" + (cls ? " " + cls : "")); cells.forEach(function (c) { r.appendChild(c instanceof Node ? c : el("span", null, c)); }); return r; }
+// The last finishes: the newest race first, each race by place, under its event and heat.
+function finishes(race) { var box = el("div", "race"); box.setAttribute("data-finishes", "");
+  if (race.finishes.length === 0) { box.appendChild(el("div", "small", "No finish yet")); return box; }
+  var shown = -1;
+  race.finishes.forEach(function (f) {
+    if (f.race !== shown) { shown = f.race; box.appendChild(el("h4", null, (eventHeat(f.event, f.heat) || "Race") + (f.race === 0 ? "" : " (earlier race)")));
+      box.appendChild(finishRow(["Place", "Lane", "Time", "Touch", "Clip"], "cols")); }
+    var r = finishRow([el("span", "place", ordinal(f.place)), "L" + f.lane, f.time, clock(f.at), finishClip(f)]);
+    r.setAttribute("data-finish", f.lane); if (f.swimmer) r.title = f.swimmer; box.appendChild(r); });
+  return box; }
 function entryText(e) { var sets = e.scoreValue && e.scoreValue.gameScores ? e.scoreValue.gameScores.map(function (g) { return g[0] + "-" + g[1]; }).join(" ") : "";
   var pts = e.scoreValue && e.scoreValue.pointScore ? " (" + e.scoreValue.pointScore.join("–") + ")" : "";
   return e.left !== undefined && !sets ? e.left + "–" + e.right + " P" + e.period : sets + pts; }
@@ -122,11 +157,14 @@ function card(p, now) {
   p.reasons.filter(function (r) { return r.indexOf(p.source.detail) < 0 && !(cp && r === p.key + ": " + cp.text); }).forEach(function (r) { problems.appendChild(el("div", null, r.replace(p.key + ": ", ""))); }); c.appendChild(problems);
   if (cp) { var warn = el("div", "clipwarn", "⚠ " + cp.text); warn.setAttribute("data-clip-problem", ""); c.appendChild(warn); }
   var dl = el("dl");
-  var r = p.lastReading, score = el("span");
-  if (r && (r.home !== undefined || r.away !== undefined)) { score.appendChild(el("span", "score", (r.home === undefined ? "?" : r.home) + "–" + (r.away === undefined ? "?" : r.away)));
+  var r = p.lastReading, score = el("span"), scored = r && (r.home !== undefined || r.away !== undefined);
+  if (scored) { score.appendChild(el("span", "score", (r.home === undefined ? "?" : r.home) + "–" + (r.away === undefined ? "?" : r.away)));
     score.appendChild(el("span", "small", p.lastReadingText.split(" · ").slice(1).join(" · "))); }
   else score.appendChild(el("span", null, p.lastReadingText || "—"));
-  row(dl, "Scoreboard", score);
+  // A race without team scores: its own line says all the board shows.
+  if (!p.race || scored) row(dl, "Scoreboard", score);
+  if (p.race) row(dl, "Race", raceView(p.race));
+  if (r && r.shown) r.shown.forEach(function (x) { var code = el("code", "shown", x.text); code.setAttribute("data-shown", x.label); row(dl, x.label, code); });
   row(dl, "Last frame", p.lastReadingAt ? ago(p.lastReadingAt, now) + " (" + clock(p.lastReadingAt) + ")" : (p.lastBytesAt ? "bytes " + ago(p.lastBytesAt, now) + ", none valid" : "none yet"));
   var d = p.decoder; row(dl, "Frames", d.frames + " ok · " + d.badFrames + " bad · " + d.overlong + " overlong");
   var ev = p.event; row(dl, "Event", ev === null ? "not known yet" : ev.key === null ? "no event running" : ((ev.homeTeam || "Home") + " vs " + (ev.awayTeam || "Away") + "  (" + ev.key + ")"));
@@ -142,11 +180,12 @@ function card(p, now) {
       lateLine.setAttribute("data-late", ""); press.appendChild(lateLine); } } else press.textContent = "none yet";
   row(dl, "Last click", press);
   var k = p.lastClick; if (k) { var clip = el("span"); clip.setAttribute("data-clip", k.outcome || "waiting");
-    clip.appendChild(el("span", "pill " + (clipClass[k.outcome] || "blue"), (k.outcome || "waiting").replace("-", " ").toUpperCase())); clip.appendChild(el("span", null, " " + k.text + " · #" + k.itemId + " pressed " + clock(k.pressedAt) + " "));
-    if (k.videoURL && /^https?:[/][/]/i.test(k.videoURL)) { var a = el("a", null, "open clip"); a.setAttribute("href", k.videoURL); a.setAttribute("target", "_blank"); a.setAttribute("rel", "noopener noreferrer"); clip.appendChild(a); }
+    clip.appendChild(clipBadge(k)); clip.appendChild(el("span", null, " " + k.text + " · #" + k.itemId + " pressed " + clock(k.pressedAt) + " "));
+    var link = clipLink(k); if (link) clip.appendChild(link);
     row(dl, "Clip", clip); }
   if (p.buttons.length > 0) { var b = el("span"); p.buttons.forEach(function (x) { b.appendChild(el("span", "pill " + (x.badge === "LIVE" ? "ok" : "bad"), x.source)); b.appendChild(document.createTextNode(" ")); }); row(dl, "Buttons", b); }
   c.appendChild(dl);
+  if (p.race) c.appendChild(finishes(p.race));
   c.appendChild(timelineFigure(p));
   if (p.errors.length > 0) { var det = el("details", "errors"); det.appendChild(el("summary", null, "Recent errors (" + p.errors.length + ")")); var ul = el("ul");
     p.errors.slice(0, 8).forEach(function (e) { ul.appendChild(el("li", null, clock(e.at) + "  " + e.text + (e.times > 1 ? "  (×" + e.times + ")" : ""))); }); det.appendChild(ul); c.appendChild(det); }

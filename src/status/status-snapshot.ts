@@ -3,6 +3,7 @@ import type { LinkKind } from "../config/scoreboard-link.ts"
 import type { ClipOutcome } from "../domain/follow-up.ts"
 import type { OutboxDiskStats } from "../delivery/slow-disk.ts"
 import type { Reading } from "../domain/reading.ts"
+import type { Answer } from "./item-answer.ts"
 import type { Badge } from "./liveness.ts"
 import type { ErrorNote, LastEntry, LastPress } from "./place-tracker.ts"
 import type { RollbackNotice } from "./rollback-notice.ts"
@@ -32,6 +33,44 @@ export interface ClipProblem {
   readonly text: string
 }
 
+/** A swimmer's finish on the card: lane, place and time, the touch, and what became of its click. */
+export interface FinishStatus {
+  readonly lane: number
+  readonly place: number
+  /** As the board showed it: "28.91", "1:02.34". */
+  readonly time: string
+  readonly timeMs: number
+  /** The event and heat of its race (the board's at the start); null when the board showed none. */
+  readonly event: number | null
+  readonly heat: number | null
+  readonly swimmer: string | null
+  /** The touch: the race's start plus the time. */
+  readonly at: number
+  /** Which race on the card: 0 the newest, 1 the one before. */
+  readonly race: number
+  /** The click a `finish` rule made of it (its outbox item); null when none was made. */
+  readonly clickItemId: number | null
+  /** The service's answer to that click, as the outbox keeps it; null without a click. */
+  readonly answer: Answer | null
+  /** Its clip, once the service accepted the click and clicks are followed; null otherwise. */
+  readonly clip: LastClick | null
+}
+
+/** A timing console's race (swimming), from the place's last reading and the race tracker's finishes. */
+export interface RaceStatus {
+  /** The event and heat the board shows now (the operator may advance them before the next start). */
+  readonly event: number | null
+  readonly heat: number | null
+  /** The running clock as shown ("1:02.3"); null while its module is blank. */
+  readonly clock: string | null
+  /** `waiting`: the clock shows its reset (before the start, or after the race); `running`: it counts; `blank`: not shown. */
+  readonly phase: "waiting" | "running" | "blank"
+  /** The console's blank mode: lanes sent blank while the clock runs on. */
+  readonly blanked: boolean
+  /** The last finishes, at most 8: the newest race first, each race by place, as a results list reads. */
+  readonly finishes: ReadonlyArray<FinishStatus>
+}
+
 /** One place as `/status.json` serves it and the page draws it. Times are ms since epoch. */
 export interface PlaceStatus {
   readonly key: string
@@ -49,8 +88,10 @@ export interface PlaceStatus {
   readonly lastBytesAt: number | null
   readonly lastReadingAt: number | null
   readonly lastReading: Reading | null
-  /** The last reading in words, e.g. "25–23 · set 3". */
+  /** The last reading in words, e.g. "25–23 · set 3", or "Event 12 · Heat 3 · 1:02.3" for a race. */
   readonly lastReadingText: string | null
+  /** Null unless the last reading carries a race (a timing console). */
+  readonly race: RaceStatus | null
   readonly decoder: DecoderStats
   readonly lastEntry: LastEntry | null
   readonly lastPress: LastPress | null

@@ -1,0 +1,84 @@
+import type { Finish, RaceBoard } from "../domain/race.ts"
+import type { Reading } from "../domain/reading.ts"
+import type { FinishSeen } from "./finish-log.ts"
+import type { Answer } from "./item-answer.ts"
+import type { FinishStatus, LastClick, RaceStatus } from "./status-snapshot.ts"
+
+/** Finishes on the card: a race of 8 lanes, whole. */
+export const finishesShown = 8
+
+// The tracker refines its start estimate by a few tenths at most; two races are minutes apart.
+const sameStartMs = 10_000
+
+const startOf = (finish: Finish) => finish.at - finish.timeMs
+
+const sameRace = (a: Finish, b: Finish) =>
+  Math.abs(startOf(a) - startOf(b)) <= sameStartMs && a.event === b.event && a.heat === b.heat
+
+const byPlace = (a: FinishSeen, b: FinishSeen) => a.finish.place - b.finish.place || a.finish.lane - b.finish.lane
+
+/**
+ * The finishes the card lists, each with its race's number on the card (0: the newest): the
+ * newest race first, each race by place. A results list, as the board and the meet's sheets read:
+ * the winner on top even when a later lane's settle arrives first, and a 10-lane race keeps its
+ * podium when only 8 fit; the race before stays below, under its own event and heat.
+ */
+export const lastFinishes = (seen: ReadonlyArray<FinishSeen>): Array<FinishSeen & { readonly race: number }> => {
+  const races: Array<Array<FinishSeen>> = []
+  for (const s of seen) {
+    const race = races.find((r) => sameRace(r[0]!.finish, s.finish))
+    if (race === undefined) races.push([s])
+    else race.push(s)
+  }
+  races.sort((a, b) => startOf(b[0]!.finish) - startOf(a[0]!.finish))
+  return races.flatMap((race, i) => [...race].sort(byPlace).map((s) => ({ ...s, race: i }))).slice(0, finishesShown)
+}
+
+/** What the outbox says of a finish's click: the service's answer, and its clip when followed. */
+export interface FinishClick {
+  readonly answer: Answer | null
+  readonly clip: LastClick | null
+}
+
+const phaseOf = (race: RaceBoard): RaceStatus["phase"] =>
+  race.clockReset ? "waiting" : race.clockMs !== undefined ? "running" : "blank"
+
+const finishStatus = (s: FinishSeen & { readonly race: number }, clicks: ReadonlyMap<number, FinishClick>): FinishStatus => {
+  const { finish } = s
+  const click = s.clickItemId === null ? undefined : clicks.get(s.clickItemId)
+  return {
+    lane: finish.lane,
+    place: finish.place,
+    time: finish.time,
+    timeMs: finish.timeMs,
+    event: finish.event ?? null,
+    heat: finish.heat ?? null,
+    swimmer: finish.swimmer ?? null,
+    at: finish.at,
+    race: s.race,
+    clickItemId: s.clickItemId,
+    answer: click?.answer ?? null,
+    clip: click?.clip ?? null
+  }
+}
+
+/**
+ * The race block of a place's card: the board's event, heat, clock and phase from the last
+ * reading, and the last finishes; null unless that reading carries a race.
+ */
+export const raceStatus = (
+  reading: Reading | null,
+  seen: ReadonlyArray<FinishSeen>,
+  clicks: ReadonlyMap<number, FinishClick>
+): RaceStatus | null => {
+  const race = reading?.race
+  if (race === undefined) return null
+  return {
+    event: race.event ?? null,
+    heat: race.heat ?? null,
+    clock: reading?.clock ?? null,
+    phase: phaseOf(race),
+    blanked: race.blanked === true,
+    finishes: lastFinishes(seen).map((s) => finishStatus(s, clicks))
+  }
+}
