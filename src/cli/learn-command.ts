@@ -61,9 +61,9 @@ export const learnCommand = Command.make(
     const out = Option.getOrUndefined(input.out)
     if (out !== undefined && existsSync(out)) return yield* usage(`${out} already exists: choose another --out, or delete it first`)
     const source: ConsoleSource = link._tag === "serial"
-      ? { _tag: "serial", path: link.path, baudRate: baud ?? protocols[protocol]!.serialDefaults.baudRate }
+      ? { ...protocols[protocol]!.serialDefaults, _tag: "serial", path: link.path, ...(baud === undefined ? {} : { baudRate: baud }) }
       : link
-    const via = source._tag === "serial" ? viaSerial(source.path, source.baudRate) : viaNetwork(source, "")
+    const via = source._tag === "serial" ? viaSerial(source) : viaNetwork(source, "")
     process.exitCode = yield* learnLive({ protocol, source, out, captureHint: `run again with --out court.ndjson, or record one: ${via.capture}` })
   }, Effect.tapError((error) => Console.error(error.message)))
 ).pipe(

@@ -69,9 +69,15 @@ const decodeVariant = (protocol: string, chunks: ReadonlyArray<ReceivedChunk>, v
 const readsBetter = (a: ProtocolResult, b: ProtocolResult) =>
   isClean(a) !== isClean(b) ? isClean(a) : a.frames - a.badFrames > b.frames - b.badFrames
 
-/** Feeds the bytes to every recognisable protocol's decoder, in each of its variants, for each sport worth trying. */
-export const decodeWithEveryProtocol = (chunks: ReadonlyArray<ReceivedChunk>): ReadonlyArray<ProtocolResult> =>
-  recognisableProtocols().map((protocol) => {
+/**
+ * Feeds the bytes to every recognisable protocol's decoder (or to those named: the ones whose
+ * framing the bytes were heard with), in each of its variants, for each sport worth trying.
+ */
+export const decodeWithEveryProtocol = (
+  chunks: ReadonlyArray<ReceivedChunk>,
+  names: ReadonlyArray<string> = recognisableProtocols()
+): ReadonlyArray<ProtocolResult> =>
+  names.map((protocol) => {
     const variants = protocols[protocol]!.recognise?.variants
     if (variants === undefined || variants.length === 0) return decodeVariant(protocol, chunks)
     return variants.map((variant) => decodeVariant(protocol, chunks, variant)).reduce((best, next) => (readsBetter(next, best) ? next : best))

@@ -1,7 +1,7 @@
 import { Deferred, Effect } from "effect"
 import { SerialPort } from "serialport"
 import type { ReceivedChunk } from "../domain/received.ts"
-import { SerialOpenError, watchPath } from "../transport/serial.ts"
+import { SerialOpenError, type SerialOptions, watchPath } from "../transport/serial.ts"
 
 export interface SerialSession {
   /** Completes with the reason once the port dies (unplugged adapter, pty peer gone). */
@@ -11,18 +11,20 @@ export interface SerialSession {
 const describe = (err: unknown): string => (err instanceof Error ? err.message : String(err))
 
 /**
- * One short-lived, 8N1 serial port for the commissioning tools: no reconnect,
- * since a technician is watching. Each chunk is stamped on arrival and handed
- * to `onChunk`; the port closes with the scope.
+ * One short-lived serial port for the commissioning tools, at the speed and framing asked (a
+ * console at 8E1 read as 8N1 on a real UART is parity and framing errors): no reconnect, since
+ * a technician is watching. Each chunk is stamped on arrival and handed to `onChunk`; the port
+ * closes with the scope.
  */
-export const openSerialSession = (path: string, baudRate: number, onChunk: (chunk: ReceivedChunk) => void) =>
+export const openSerialSession = (line: SerialOptions, onChunk: (chunk: ReceivedChunk) => void) =>
   Effect.gen(function*() {
+    const { path } = line
     const lost = yield* Deferred.make<string>()
     yield* Effect.acquireRelease(
       Effect.callback<SerialPort, SerialOpenError>((resume) => {
         let port: SerialPort
         try {
-          port = new SerialPort({ path, baudRate, dataBits: 8, parity: "none", stopBits: 1, autoOpen: false })
+          port = new SerialPort({ path, baudRate: line.baudRate, dataBits: line.dataBits, parity: line.parity, stopBits: line.stopBits, autoOpen: false })
         } catch (err) {
           resume(Effect.fail(new SerialOpenError({ path, message: describe(err) })))
           return

@@ -1,6 +1,8 @@
 import type { Reading } from "../domain/reading.ts"
 import { formatHostPort } from "../domain/host-port.ts"
 import type { ProtocolResult, SportResult } from "./recognise.ts"
+import type { SerialOptions } from "../transport/serial.ts"
+import { framingFlags, framingKeys, framingLabel } from "./serial-framing.ts"
 import type { NetworkLink } from "./source.ts"
 import type { TextGuess } from "./text-guess.ts"
 
@@ -18,11 +20,17 @@ export interface HeardVia {
   readonly capture: string
 }
 
-export const viaSerial = (path: string, baudRate: number): HeardVia => ({
-  how: `at ${baudRate} baud`,
-  config: ["      serial:", `        path: ${path}`, `        baudRate: ${baudRate}`],
+/** A serial line: its speed and framing (8N1 or not) in the words, the config's keys and the capture's flags. */
+export const viaSerial = (line: SerialOptions): HeardVia => ({
+  how: `at ${line.baudRate} baud ${framingLabel(line)}`,
+  config: [
+    "      serial:",
+    `        path: ${line.path}`,
+    `        baudRate: ${line.baudRate}`,
+    ...framingKeys(line).map(([key, value]) => `        ${key}: ${value}`)
+  ],
   messages: false,
-  capture: `scorebridge capture --port ${path} --baud ${baudRate} --out capture.ndjson`
+  capture: `scorebridge capture --port ${line.path} --baud ${line.baudRate}${framingFlags(line)} --out capture.ndjson`
 })
 
 export const viaNetwork = (link: NetworkLink, from: string): HeardVia => {
@@ -114,9 +122,11 @@ export const unrecognisedLine = (byteCount: number, results: ReadonlyArray<Proto
   return `  ${byteCount} bytes, nothing recognised${framed.length === 0 ? "" : ` (${framed.join("; ")})`}`
 }
 
-export const nothingRecognisedAdvice = (anyBytes: boolean): string =>
+/** After every speed and framing tried (`framings`: "8N1", "8E1"): what to check. */
+export const nothingRecognisedAdvice = (anyBytes: boolean, framings: ReadonlyArray<string>): string =>
   anyBytes
-    ? "Bytes arrived but no decoder read them at any speed tried. Check the controller's output mode (Daktronics: RTD on J6; Stramatel: \"Interface TV\"), the line settings (8N1), and record a capture for support: scorebridge capture --port … --out capture.ndjson"
+    ? `Bytes arrived but no decoder read them at any speed and framing tried (${orList(framings)}). Check the controller's output mode (Daktronics: RTD on J6; Stramatel: "Interface TV"), `
+      + "the line settings in its setup (speed, data bits, parity, stop bits), and record a capture for support: scorebridge capture --port … --out capture.ndjson"
     : "Nothing arrived at any speed. Check that the controller is on and its data output is enabled, that the cable goes to its data port (Daktronics: J6), and for RS-485 try swapping the A and B wires."
 
 /** After listening on a network link: what to check when nothing was recognised. */

@@ -12,7 +12,9 @@ import {
   viaNetwork,
   viaSerial
 } from "./sniff-report.ts"
-import { type ConsoleSource, type NetworkLink, openSource } from "./source.ts"
+import { framingLabel } from "./serial-framing.ts"
+import { sniffPlan } from "./sniff-plan.ts"
+import { type ConsoleSource, describeSerialLine, type NetworkLink, openSource, type SerialSource } from "./source.ts"
 import { guessText } from "./text-guess.ts"
 
 /** Most common first: the controllers we know default to 19200, DIY boards to 9600. */
@@ -23,8 +25,9 @@ export const defaultWaitSeconds = 60
 
 export interface SniffOptions {
   readonly path: string
+  /** Speeds to try at each framing (the protocols' documented speeds are added: `sniffPlan`). */
   readonly baudRates: ReadonlyArray<number>
-  /** Listening time per speed. */
+  /** Listening time per speed and framing. */
   readonly seconds: number
 }
 
@@ -66,11 +69,14 @@ type Analysis =
   | { readonly _tag: "recognised"; readonly report: ReadonlyArray<string> }
   | { readonly _tag: "unrecognised"; readonly line: string }
 
-/** Every decoder over the bytes, then the text guess; the report to print once something reads them. */
-const analyse = (chunks: ReadonlyArray<ReceivedChunk>, via: HeardVia): Analysis => {
+/**
+ * Every decoder over the bytes (or those named: the protocols of the framing they were heard
+ * with), then the text guess; the report to print once something reads them.
+ */
+const analyse = (chunks: ReadonlyArray<ReceivedChunk>, via: HeardVia, protocols?: ReadonlyArray<string>): Analysis => {
   const byteCount = chunks.reduce((sum, c) => sum + c.bytes.length, 0)
   if (byteCount === 0) return { _tag: "silent" }
-  const results = decodeWithEveryProtocol(chunks)
+  const results = decodeWithEveryProtocol(chunks, protocols)
   const clean = results.filter(isClean).sort((a, b) => b.frames - a.frames)
   if (clean.length > 0) return { _tag: "recognised", report: recognisedReport(clean[0]!, via) }
   const text = guessText(chunks, via.messages)
@@ -79,28 +85,28 @@ const analyse = (chunks: ReadonlyArray<ReceivedChunk>, via: HeardVia): Analysis 
 }
 
 /**
- * Listens at each speed in turn and stops at the first one where a decoder
- * reads the bytes cleanly (or they are plainly text lines). True when
- * something was recognised.
+ * Listens with each framing sniff knows a console to send at (`sniffPlan`: 8N1, then the
+ * recognisable protocols' others), at each speed in turn, and stops at the first listening
+ * where a decoder of that framing reads the bytes cleanly (or they are plainly text lines).
+ * True when something was recognised.
  */
 export const sniff = Effect.fn("sniff")(function*(options: SniffOptions) {
   let anyBytes = false
-  for (const baudRate of options.baudRates) {
-    const heard = yield* listenOnce(
-      { _tag: "serial", path: options.path, baudRate },
-      options.seconds,
-      options.seconds,
-      () => `Listening on ${options.path} at ${baudRate} baud for ${options.seconds} s…`
-    )
-    const analysis = analyse(heard?.chunks ?? [], viaSerial(options.path, baudRate))
-    if (analysis._tag === "recognised") {
-      yield* Console.log(analysis.report.join("\n"))
-      return true
+  const plan = sniffPlan(options.baudRates)
+  for (const { framing, baudRates, protocols } of plan) {
+    for (const baudRate of baudRates) {
+      const line: SerialSource = { _tag: "serial", path: options.path, baudRate, ...framing }
+      const heard = yield* listenOnce(line, options.seconds, options.seconds, () => `Listening on ${describeSerialLine(line)} for ${options.seconds} s…`)
+      const analysis = analyse(heard?.chunks ?? [], viaSerial(line), protocols)
+      if (analysis._tag === "recognised") {
+        yield* Console.log(analysis.report.join("\n"))
+        return true
+      }
+      anyBytes ||= analysis._tag === "unrecognised"
+      yield* Console.log(analysis._tag === "silent" ? "  nothing received" : analysis.line)
     }
-    anyBytes ||= analysis._tag === "unrecognised"
-    yield* Console.log(analysis._tag === "silent" ? "  nothing received" : analysis.line)
   }
-  yield* Console.log(nothingRecognisedAdvice(anyBytes))
+  yield* Console.log(nothingRecognisedAdvice(anyBytes, plan.map(({ framing }) => framingLabel(framing))))
   return false
 })
 

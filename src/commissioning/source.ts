@@ -3,7 +3,9 @@ import { formatHostPort, type HostPort } from "../domain/host-port.ts"
 import type { ReceivedChunk } from "../domain/received.ts"
 import { type Session, tcpConnectSession, tcpListenSession, udpListenSession } from "./network-session.ts"
 import { portProblem } from "./port-problem.ts"
+import type { SerialOptions } from "../transport/serial.ts"
 import { openSerialSession } from "./serial-session.ts"
+import { framingLabel } from "./serial-framing.ts"
 
 /** A network link as the config names it: `tcp: {listen}`, `tcp: {connect}`, `udp: {listen}`. */
 export type NetworkLink =
@@ -11,8 +13,14 @@ export type NetworkLink =
   | { readonly _tag: "tcp-connect"; readonly endpoint: HostPort }
   | { readonly _tag: "udp-listen"; readonly endpoint: HostPort }
 
+/** A serial line as the commissioning tools open it: path, speed and framing. */
+export type SerialSource = { readonly _tag: "serial" } & SerialOptions
+
 /** Where sniff and capture read a console from. */
-export type ConsoleSource = { readonly _tag: "serial"; readonly path: string; readonly baudRate: number } | NetworkLink
+export type ConsoleSource = SerialSource | NetworkLink
+
+/** "/dev/ttyUSB0 at 9600 baud 8E1": the line as sniff and capture name it. */
+export const describeSerialLine = (line: SerialOptions): string => `${line.path} at ${line.baudRate} baud ${framingLabel(line)}`
 
 export type { Session } from "./network-session.ts"
 
@@ -28,8 +36,8 @@ export const describeNetworkLink = (link: NetworkLink): string => `${link._tag.r
 export const openSource = (source: ConsoleSource, onChunk: (chunk: ReceivedChunk) => void) =>
   Effect.gen(function*() {
     if (source._tag === "serial") {
-      const serial = yield* openSerialSession(source.path, source.baudRate, onChunk).pipe(Effect.mapError(portProblem))
-      return { waiting: undefined, arrived: Effect.succeed(`${source.path} at ${source.baudRate} baud`), lost: serial.lost } satisfies Session
+      const serial = yield* openSerialSession(source, onChunk).pipe(Effect.mapError(portProblem))
+      return { waiting: undefined, arrived: Effect.succeed(describeSerialLine(source)), lost: serial.lost } satisfies Session
     }
     // Lines about the link (a connection replaced) come from socket callbacks: printed in order from here.
     const notices = yield* Queue.unbounded<string>()

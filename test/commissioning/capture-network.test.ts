@@ -205,13 +205,14 @@ describe("scorebridge capture over the network (process)", () => {
     }
   })
 
-  it("exits 2 unless exactly one link is given, well formed, with --baud only for --port", async () => {
+  it("exits 2 unless exactly one link is given, well formed, with --baud and the framing only for --port", async () => {
     const cases: ReadonlyArray<readonly [ReadonlyArray<string>, RegExp]> = [
       [[], /give exactly one of --port PATH .*--tcp-listen HOST:PORT/u],
       [["--port", "/dev/ttyUSB9", "--tcp-listen", "127.0.0.1:4001"], /give exactly one of .*, not 2/u],
       [["--tcp-listen", "4001"], /--tcp-listen must be host:port, e\.g\. 0\.0\.0\.0:4001 .*got "4001"/u],
       [["--udp-listen", "127.0.0.1:70000"], /--udp-listen must be host:port/u],
-      [["--tcp-connect", "127.0.0.1:4001", "--baud", "9600"], /--baud goes with --port only/u]
+      [["--tcp-connect", "127.0.0.1:4001", "--baud", "9600"], /--baud goes with --port only/u],
+      [["--udp-listen", "127.0.0.1:4002", "--parity", "even"], /--data-bits, --parity and --stop-bits go with --port only/u]
     ]
     for (const [args, message] of cases) {
       const run = await runCli("capture", [...args, "--out", out, "--seconds", "1"])

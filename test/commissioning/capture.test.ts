@@ -8,7 +8,7 @@ import { parseCapture } from "../../src/replay/capture-format.ts"
 import { replay, type ReplayRecord } from "../../src/replay/replay.ts"
 import { eventually } from "../../scripts/support/eventually.ts"
 import { openWriter, type PtyPair, startPtyPair } from "../../scripts/support/pty.ts"
-import { runCli, type Started, startCli } from "./support.ts"
+import { heldLineSettings, runCli, type Started, startCli } from "./support.ts"
 import { tempDir } from "../../scripts/support/temp-dir.ts"
 
 const scratch = tempDir("capture")
@@ -112,6 +112,26 @@ describe("scorebridge capture (process)", () => {
     started.process.kill("SIGKILL")
     await started.exited
     expect(Buffer.concat(recorded().map((c) => c.bytes)).equals(daktronicsCapture.subarray(0, 3000))).toBe(true)
+  })
+
+  it("opens the port with the framing asked (--data-bits, --parity, --stop-bits), names it, and refuses a parity it does not know", async () => {
+    const odd = await startCapture("--baud", "2400", "--data-bits", "7", "--parity", "odd", "--stop-bits", "2")
+    expect(odd.stdout()).toContain(`Recording ${pty.daemonPath} at 2400 baud 7O2 into ${out}`)
+    expect(heldLineSettings(pty.daemonPath)).toEqual({ speed: 2400, parodd: true, cstopb: true })
+    odd.process.kill("SIGINT")
+    expect((await odd.exited).code).toBe(130)
+    // Even parity after odd: the sense the port held is replaced (a capture that ignored --parity would leave it odd).
+    out = join(scratch, `capture-${++outputs}.ndjson`)
+    const even = await startCapture("--baud", "9600", "--parity", "even")
+    expect(even.stdout()).toContain(`Recording ${pty.daemonPath} at 9600 baud 8E1 into ${out}`)
+    expect(heldLineSettings(pty.daemonPath)).toEqual({ speed: 9600, parodd: false, cstopb: false })
+    even.process.kill("SIGINT")
+    await even.exited
+    const mark = await runCli("capture", ["--port", pty.daemonPath, "--out", join(scratch, "mark.ndjson"), "--parity", "mark"])
+    // Refused by the flag parser, as any bad flag value is: its message, no port opened, no file.
+    expect(mark.code).not.toBe(0)
+    expect(mark.stderr).toMatch(/Invalid value for flag --parity: "mark"\. Expected: "none" \| "even" \| "odd"/u)
+    expect(existsSync(join(scratch, "mark.ndjson"))).toBe(false)
   })
 
   it("never overwrites an earlier capture", async () => {

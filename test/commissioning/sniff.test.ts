@@ -51,7 +51,7 @@ describe("scorebridge sniff (process)", () => {
     const run = { code: exit.code, stdout: started.stdout() }
     expect(run.code).toBe(0)
     expect(listening(run.stdout)).toHaveLength(1)
-    expect(run.stdout).toMatch(/Recognised daktronics-rtd at 19200 baud: 246 frames decoded, 0 bad\./u)
+    expect(run.stdout).toMatch(/Recognised daktronics-rtd at 19200 baud 8N1: 246 frames decoded, 0 bad\./u)
     // Each sport's sample is the last reading its layout makes from the capture.
     for (const sport of ["basketball", "volleyball", "tennis", "football"]) {
       const decoder = protocols["daktronics-rtd"]!.makeDecoder({ sport })
@@ -71,7 +71,7 @@ describe("scorebridge sniff (process)", () => {
     player = playInLoop(pty.writerPath, new Uint8Array(Buffer.concat(frames)), 54, 10)
     const run = await sniff("--bauds", "9600,19200")
     expect(run.code).toBe(0)
-    expect(run.stdout).toMatch(/Recognised stramatel-452m at 9600 baud: \d+ frames decoded, 0 bad\./u)
+    expect(run.stdout).toMatch(/Recognised stramatel-452m at 9600 baud 8N1: \d+ frames decoded, 0 bad\./u)
     expect(run.stdout).toMatch(/^ {2}sport: volleyball$/mu)
     expect(shownReading(run.stdout, "sample reading:")).toMatchObject({ away: 8, period: 2, setsWon: [1, 0], serve: "home" })
     expect(run.stdout).toMatch(/^ {4}sport: volleyball\n {4}scoreboard:\n {6}protocol: stramatel-452m/mu)
@@ -113,7 +113,7 @@ describe("scorebridge sniff (process)", () => {
       player.stop()
       player = undefined
       expect(run.code, run.stdout).toBe(0)
-      expect(run.stdout).toMatch(/Recognised stramatel-452m at 19200 baud: \d+ frames decoded, 0 bad\./u)
+      expect(run.stdout).toMatch(/Recognised stramatel-452m at 19200 baud 8N1: \d+ frames decoded, 0 bad\./u)
       expect(run.stdout.split("\n")).toContain(console.said)
       expect(shownReading(run.stdout, "sample reading:")).toMatchObject(console.sample)
       expect(run.stdout).toContain(`\n${console.snippet}\n`)
@@ -125,7 +125,7 @@ describe("scorebridge sniff (process)", () => {
     player = playInLoop(pty.writerPath, new Uint8Array(Buffer.concat(bodet)), 21, 10)
     const heardBodet = await sniff("--bauds", "9600")
     expect(heardBodet.code).toBe(0)
-    expect(heardBodet.stdout).toMatch(/Recognised bodet-scorepad at 9600 baud: \d+ frames decoded, 0 bad\./u)
+    expect(heardBodet.stdout).toMatch(/Recognised bodet-scorepad at 9600 baud 8N1: \d+ frames decoded, 0 bad\./u)
     expect(heardBodet.stdout).toMatch(/^ {6}protocol: bodet-scorepad\n {6}serial:/mu)
   })
 
@@ -137,7 +137,7 @@ describe("scorebridge sniff (process)", () => {
     player = playInLoop(pty.writerPath, fairplayGame(7, 60, options).bytes, 80, 10)
     const heard = await sniff("--bauds", "9600")
     expect(heard.code).toBe(0)
-    expect(heard.stdout).toMatch(/Recognised fairplay-mp70 at 9600 baud: \d+ frames decoded, 0 bad\./u)
+    expect(heard.stdout).toMatch(/Recognised fairplay-mp70 at 9600 baud 8N1: \d+ frames decoded, 0 bad\./u)
     expect(heard.stdout).toMatch(said)
     // The stream does not name its sport: every sport the layout fits is listed, hockey among them.
     expect(heard.stdout).toMatch(/^ {4}hockey: \{/mu)
@@ -150,12 +150,12 @@ describe("scorebridge sniff (process)", () => {
     player = playInLoop(pty.writerPath, new TextEncoder().encode("12,9,2\r\n13,9,2\r\n"), 8, 20)
     const lines = await sniff()
     expect(lines.code).toBe(0)
-    expect(lines.stdout).toMatch(/Looks like text lines at 19200 baud \(\d+ lines\), e\.g\.:\n {2}1[23],9,2\n/u)
+    expect(lines.stdout).toMatch(/Looks like text lines at 19200 baud 8N1 \(\d+ lines\), e\.g\.:\n {2}1[23],9,2\n/u)
     expect(lines.stdout).toMatch(/protocol: lines/u)
     player.stop()
     player = playInLoop(pty.writerPath, new TextEncoder().encode('{"home":3,"away":1}\n'), 10, 20)
     const json = await sniff()
-    expect(json.stdout).toMatch(/Looks like JSON lines at 19200 baud .*\n {2}\{"home":3,"away":1\}\n/u)
+    expect(json.stdout).toMatch(/Looks like JSON lines at 19200 baud 8N1 .*\n {2}\{"home":3,"away":1\}\n/u)
     expect(json.stdout).toMatch(/protocol: json/u)
   })
 

@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process"
 import { closeSync, constants, openSync, writeSync } from "node:fs"
 import { startScorebridge } from "../../scripts/support/scorebridge-process.ts"
 
@@ -29,4 +30,15 @@ export const playInLoop = (writerPath: string, bytes: Uint8Array, piece = 256, e
       closeSync(fd)
     }
   }
+}
+
+/**
+ * The line settings the kernel holds for the port, as `stty` reads them. A pty keeps the
+ * parity's sense (parodd) and the stop bits (cstopb) it is given, but always reports cs8 and
+ * no parity check (-parenb); and opening with no parity leaves the sense as it was. So on a
+ * pty the framing shows as odd or even after the other, and as the stop bits.
+ */
+export const heldLineSettings = (path: string) => {
+  const words = execFileSync("stty", ["-a", "-F", path], { encoding: "utf8" }).split(/\s+/u)
+  return { speed: Number(/speed (\d+) baud/u.exec(words.join(" "))![1]), parodd: words.includes("parodd"), cstopb: words.includes("cstopb") }
 }

@@ -44,15 +44,15 @@ const endpoint = (text: string, example: string) => {
 
 /**
  * The link to open. A serial line is one of the stable by-id names the page offered (never
- * /dev/ttyUSB0, whose number changes), opened 8N1 as the commissioning tools open it.
+ * /dev/ttyUSB0, whose number changes), opened with the court's speed and framing where it
+ * gives them, else the console's (`serialDefaults`: Colorado sends 8E1), as the daemon opens it.
  */
 const sourceOf = (link: typeof Link.Type, definition: ProtocolDefinition<unknown>): Result.Result<ConsoleSource, string> => {
   if ("serial" in link) {
-    const { path, baudRate = definition.serialDefaults.baudRate, dataBits = 8, parity = "none", stopBits = 1 } = link.serial
-    if (!byIdPaths().includes(path)) return Result.fail(`${path} is not one of the serial adapters present (pick one from the list of /dev/serial/by-id names)`)
-    if (dataBits !== 8 || parity !== "none" || stopBits !== 1) return Result.fail("listening opens the line as 8N1 (8 data bits, no parity, 1 stop bit), as every console here sends")
-    if (baudRate < 300 || baudRate > 921_600) return Result.fail(`baud rate ${baudRate} is not a serial speed (300 to 921600)`)
-    return Result.succeed({ _tag: "serial", path, baudRate })
+    const line = { ...definition.serialDefaults, ...link.serial }
+    if (!byIdPaths().includes(line.path)) return Result.fail(`${line.path} is not one of the serial adapters present (pick one from the list of /dev/serial/by-id names)`)
+    if (line.baudRate < 300 || line.baudRate > 921_600) return Result.fail(`baud rate ${line.baudRate} is not a serial speed (300 to 921600)`)
+    return Result.succeed({ _tag: "serial", ...line })
   }
   if ("udp" in link) return Result.map(endpoint(link.udp.listen, "0.0.0.0:4002"), (at) => ({ _tag: "udp-listen", endpoint: at }))
   return "listen" in link.tcp

@@ -1,0 +1,72 @@
+import { rmSync } from "node:fs"
+import { join } from "node:path"
+import { Effect, Exit, Result, Scope } from "effect"
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest"
+import { listenRequest } from "../../src/setup/steps/listen-request.ts"
+import { openListening } from "../../src/setup/steps/listening-session.ts"
+import { type PtyPair, startPtyPair } from "../../scripts/support/pty.ts"
+import { tempDir } from "../../scripts/support/temp-dir.ts"
+import { heldLineSettings } from "../commissioning/support.ts"
+import { byIdLink, useByIdDirectory } from "./steps-support.ts"
+
+let dir: string
+let byId: string
+let restoreById: () => void
+let pty: PtyPair
+let adapter: string
+
+beforeAll(() => {
+  dir = tempDir("setup-listen-framing")
+  byId = join(dir, "by-id")
+  restoreById = useByIdDirectory(byId)
+})
+afterAll(() => {
+  restoreById()
+  rmSync(dir, { recursive: true, force: true })
+})
+beforeEach(async () => {
+  pty = await startPtyPair(dir)
+  adapter = byIdLink(byId, `usb-FTDI_FT232R-${Date.now()}-if00-port0`, pty.daemonPath)
+})
+afterEach(async () => {
+  rmSync(adapter, { force: true })
+  await pty.stop()
+})
+
+const sourceOf = (body: object) => {
+  const request = listenRequest(body)
+  if (Result.isFailure(request)) throw new Error(request.failure)
+  return request.success
+}
+
+/** What the kernel holds for the adapter while the page's listening session has it open. */
+const heldWhileListening = (body: object) =>
+  Effect.runPromise(Effect.gen(function*() {
+    const parent = yield* Scope.make()
+    yield* openListening("listen-1", "browser-1", sourceOf(body), parent)
+    const held = heldLineSettings(pty.daemonPath)
+    yield* Scope.close(parent, Exit.void)
+    return held
+  }))
+
+describe("the setup page's listening step opens the console's framing", () => {
+  it("opens the console's speed and framing when the court gives none (Stramatel: 19200 8N1)", () => {
+    expect(sourceOf({ protocol: "stramatel-452m", sport: "basketball", link: { serial: { path: adapter } } }).source).toEqual({
+      _tag: "serial",
+      path: adapter,
+      baudRate: 19200,
+      dataBits: 8,
+      parity: "none",
+      stopBits: 1
+    })
+  })
+
+  it("opens the court's own framing when its serial: block gives one, on the adapter itself", async () => {
+    const body = { protocol: "fairplay-mp70", sport: "hockey", link: { serial: { path: adapter, baudRate: 2400, dataBits: 7, parity: "odd", stopBits: 2 } } }
+    expect(sourceOf(body).source).toMatchObject({ baudRate: 2400, dataBits: 7, parity: "odd", stopBits: 2 })
+    expect(await heldWhileListening(body)).toEqual({ speed: 2400, parodd: true, cstopb: true })
+    // Even after odd on the same adapter: the sense is replaced, so a session that ignored the parity would show odd.
+    const even = { protocol: "fairplay-mp70", sport: "hockey", link: { serial: { path: adapter, parity: "even" } } }
+    expect(await heldWhileListening(even)).toEqual({ speed: 9600, parodd: false, cstopb: false })
+  })
+})
