@@ -53,7 +53,7 @@ dd { margin:0; overflow-wrap:anywhere; }
 .small { color:var(--muted); font-size:12px; }
 .race { border-top:1px solid var(--line); padding:4px 16px 10px; }
 .race h4 { margin:8px 0 2px; font-size:13px; font-weight:650; color:#374151; }
-.finish { display:grid; grid-template-columns:3em 2.6em 4.6em 5.2em 1fr; gap:0 10px; align-items:center; padding:3px 0; border-bottom:1px solid var(--line); font-size:14px; font-variant-numeric:tabular-nums; }
+.finish { display:grid; grid-template-columns:2.4em 2.2em 4.4em 5em minmax(0,1fr); gap:0 8px; align-items:center; padding:3px 0; border-bottom:1px solid var(--line); font-size:14px; font-variant-numeric:tabular-nums; }
 .finish:last-child { border-bottom:none; } .finish.cols { color:var(--muted); font-size:12px; padding-top:0; } .finish .place { font-weight:750; }
 code.shown { font:13px ui-monospace,SFMono-Regular,Menlo,Consolas,monospace; white-space:pre; background:#f3f4f6; padding:1px 5px; border-radius:5px; }
 .timeline { margin:0; padding:8px 8px 6px; border-top:1px solid var(--line); }
