@@ -1,5 +1,6 @@
 import type { ProtocolDefinition } from "./decoder.ts"
 import { bodetScorepad } from "./bodet-scorepad/index.ts"
+import { coloradoCts } from "./colorado-cts/index.ts"
 import { daktronicsRtd } from "./daktronics-rtd/index.ts"
 import { fairplayMp70 } from "./fairplay-mp70/index.ts"
 import { json } from "./json/index.ts"
@@ -16,6 +17,7 @@ const registry = {
   "stramatel-452m": stramatel452m,
   "bodet-scorepad": bodetScorepad,
   "fairplay-mp70": fairplayMp70,
+  "colorado-cts": coloradoCts,
   lines,
   json
 } as const satisfies Readonly<Record<string, ProtocolDefinition<any>>>
