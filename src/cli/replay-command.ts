@@ -39,8 +39,9 @@ export const replayCommand = Command.make(
     chunkBytes: Flag.Int("chunk-bytes").pipe(Flag.withDescription("Raw captures without sidecar: bytes per chunk (default 64)"), Flag.optional),
     autoHighlights: Flag.String("auto-highlights").pipe(
       Flag.withDescription(
-        "Auto-highlight rules as JSON, as a place's autoHighlights list, e.g. '[{\"rule\":\"score\",\"atLeast\":3},{\"rule\":\"lead-change\"}]': "
-          + "prints a {\"type\":\"highlight\",…} line for each click they would make"
+        "Auto-highlight rules as JSON, as a place's autoHighlights list, e.g. '[{\"rule\":\"score\",\"atLeast\":3},{\"rule\":\"lead-change\"}]' "
+          + "or '[{\"rule\":\"finish\"}]' (swimming): prints a {\"type\":\"highlight\",…} line for each click they would make, "
+          + "a finish's with \"finish\": {lane, place, time, event, heat}"
       ),
       Flag.optional
     ),
@@ -89,6 +90,9 @@ export const replayCommand = Command.make(
   Command.withExamples([{
     command: "scorebridge replay --protocol daktronics-rtd --sport football capture.bin",
     description: "Raw bytes: every reading and entry stamped 0 (see --start, --chunk-ms, --timestamps)"
+  }, {
+    command: "scorebridge replay --protocol colorado-cts --sport swimming --auto-highlights '[{\"rule\":\"finish\"}]' pool.ndjson",
+    description: "A swim meet: one highlight line per finish, stamped at the touch, with its lane, place and time"
   }])
 )
 

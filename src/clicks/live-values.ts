@@ -1,4 +1,5 @@
 import type { LiveField } from "../config/overlay.ts"
+import type { FinishFacts } from "../domain/race.ts"
 import type { Pair, ScoreEntry } from "../domain/score-entry.ts"
 import { type BoardExtras, penaltiesText } from "./board-extras.ts"
 
@@ -74,12 +75,16 @@ const defined = <A extends object>(fields: A): A =>
 const ofTeam = <A>(team: ClickedTeam, home: A | undefined, away: A | undefined): A | undefined =>
   team === "home" ? home : team === "away" ? away : undefined
 
-/** The live fields of a click on `team`, from the place's current entry, what its board shows beside it, and the active event's team names. */
+/**
+ * The live fields of a click on `team`, from the place's current entry, what its board shows
+ * beside it, and the active event's team names; a finish click's also from its swimmer's finish.
+ */
 export const liveFieldsFor = (
   entry: ScoreEntry | undefined,
   event: EventTeams | undefined,
   team: ClickedTeam,
-  board: BoardExtras = {}
+  board: BoardExtras = {},
+  finish?: FinishFacts
 ): LiveFields => {
   const score = entry === undefined ? {} : scoreOf(entry)
   const homeTeam = event?.homeTeam
@@ -104,6 +109,12 @@ export const liveFieldsFor = (
     teamFouls: ofTeam(team, homeFouls, awayFouls),
     homeTimeouts,
     awayTimeouts,
-    teamTimeouts: ofTeam(team, homeTimeouts, awayTimeouts)
+    teamTimeouts: ofTeam(team, homeTimeouts, awayTimeouts),
+    lane: finish?.lane,
+    place: finish?.place,
+    time: finish?.time,
+    event: finish?.event,
+    heat: finish?.heat,
+    swimmer: finish?.swimmer
   })
 }

@@ -11,6 +11,7 @@ import type { ClickBody } from "../delivery/item-payloads.ts"
 import { type ClickWindow, clickBody, clickIdOf, type Team } from "./click-body.ts"
 import { type BoardExtras, LatestBoard } from "./board-extras.ts"
 import type { LatePress } from "../domain/press-result.ts"
+import type { FinishFacts } from "../domain/race.ts"
 
 /** What a press at a place is configured to do. */
 export type PressAction =
@@ -23,13 +24,18 @@ export interface PlaceClickSettings {
   readonly undoWithinMs: number
   /** A press within this much of an auto-highlight replaces it: one click, the press's. */
   readonly mergeMs: number
-  /** The team's overlay with live values filled in, if the team has one, or why it breaks the overlay rules. */
+  /**
+   * The team's overlay (the place's `clicks.overlay` for team none) with live values filled in, if
+   * there is one, or why it breaks the overlay rules.
+   */
   readonly overlayFor: (
     team: Team,
     score: ScoreEntry | undefined,
     event: KnownEvent | undefined,
     /** What the board shows beside the score now (penalties, fouls, time-outs). */
-    board: BoardExtras
+    board: BoardExtras,
+    /** A finish click's swimmer: its lane, place, time, event and heat fill the live fields. */
+    finish?: FinishFacts
   ) => { readonly overlay?: Overlay; readonly problems?: ReadonlyArray<string> }
 }
 

@@ -19,13 +19,19 @@ export const pressNear = (recent: ReadonlyArray<OutboxItem>, at: number, withinM
   )
 
 /**
- * The auto-highlights a press at `at` replaces: those within `withinMs`. Not yet sent ones are
- * merged away (never sent); ones already sent or delivered are taken back with an undo, so the
- * place keeps one click for the moment either way.
+ * A finish click is its own swimmer's clip: a press near a touch (a coach's, another lane's
+ * finish) is another moment, so it neither replaces the finish nor is held back by it.
+ */
+export const isFinishClick = (item: KindItem<"click">): boolean => item.payload.metadata.rule === "finish"
+
+/**
+ * The auto-highlights a press at `at` replaces: those within `withinMs`, finishes aside. Not yet
+ * sent ones are merged away (never sent); ones already sent or delivered are taken back with an
+ * undo, so the place keeps one click for the moment either way.
  */
 export const autosNear = (recent: ReadonlyArray<OutboxItem>, at: number, withinMs: number) => {
   const autos = withinMs <= 0 ? [] : recent.filter((item): item is KindItem<"click"> =>
-    near(item, at, withinMs) && isAutoClick(item.payload) && (item.state === "pending" || item.state === "delivered")
+    near(item, at, withinMs) && isAutoClick(item.payload) && !isFinishClick(item) && (item.state === "pending" || item.state === "delivered")
   )
   return {
     unsent: autos.filter((item) => item.state === "pending" && item.sentAt === null),

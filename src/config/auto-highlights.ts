@@ -21,6 +21,15 @@ const BestOf = Schema.Int.check(Schema.makeFilter(
 
 const ruleNames = autoRuleNames.join(", ")
 
+/** The options only `finish` takes: which places make a click. */
+export const finishKeys = ["places", "winner"] as const
+
+// The detector makes period-end and finish highlights about neither team, so a team filter would pass none of them.
+const teamlessWhy: Partial<Record<AutoRuleName, string>> = {
+  "period-end": "a period end is about neither team",
+  "finish": "a finish is a swimmer's, about neither team"
+}
+
 const optionsFitRule = Schema.makeFilter<AutoRule>((rule) => [
   ...(rule.atLeast !== undefined && rule.rule !== "score"
     ? [{ path: ["atLeast"], issue: `only for rule: score (the smallest jump that counts); ${rule.rule} takes no atLeast — leave it out` }]
@@ -29,27 +38,36 @@ const optionsFitRule = Schema.makeFilter<AutoRule>((rule) => [
     path: [key],
     issue: `only for rules set-won, set-point and match-point (the match format they count with); ${rule.rule} does not use it — leave it out`
   }))),
-  // The detector makes period-end highlights about neither team, so a team filter would pass none of them.
-  ...(rule.rule === "period-end" && rule.team !== undefined
-    ? [{ path: ["team"], issue: "a period end is about neither team, so no highlight would pass this filter — leave team out" }]
+  ...(rule.rule === "finish" ? [] : finishKeys.filter((key) => rule[key] !== undefined).map((key) => ({
+    path: [key],
+    issue: `only for rule: finish (which places make a click); ${rule.rule} does not use it — leave it out`
+  }))),
+  ...(rule.places !== undefined && rule.winner !== undefined
+    ? [{ path: ["winner"], issue: "give places or winner, not both — winner: true is places: 1" }]
+    : []),
+  ...(teamlessWhy[rule.rule] !== undefined && rule.team !== undefined
+    ? [{ path: ["team"], issue: `${teamlessWhy[rule.rule]}, so no highlight would pass this filter — leave team out` }]
     : [])
 ], {
   toJsonSchema: () => ({
     allOf: [
       { if: { properties: { rule: { not: { const: "score" } } } }, then: { not: { required: ["atLeast"] } } },
-      { if: { properties: { rule: { not: { enum: setRules } } } }, then: { not: { anyOf: formatKeys.map((key) => ({ required: [key] })) } } }
+      { if: { properties: { rule: { not: { enum: setRules } } } }, then: { not: { anyOf: formatKeys.map((key) => ({ required: [key] })) } } },
+      { if: { properties: { rule: { not: { const: "finish" } } } }, then: { not: { anyOf: finishKeys.map((key) => ({ required: [key] })) } } },
+      { not: { required: [...finishKeys] } },
+      { if: { properties: { rule: { enum: Object.keys(teamlessWhy) } } }, then: { not: { required: ["team"] } } }
     ]
   })
 })
 
-/** One `autoHighlights:` entry: a rule that turns score changes into clicks by itself. */
+/** One `autoHighlights:` entry: a rule that turns score changes (or a race's finishes) into clicks by itself. */
 export const AutoHighlight = Schema.Struct({
   rule: Schema.Literals(autoRuleNames).annotate({
-    description: `Which score changes make a highlight: ${autoRuleNames.map((name) => `${name}: ${ruleMeaning[name]}`).join("; ")}. `
+    description: `Which moments make a highlight: ${autoRuleNames.map((name) => `${name}: ${ruleMeaning[name]}`).join("; ")}. `
       + "Only the rules that fit the place's sport are allowed."
   }),
   team: Schema.optionalKey(Schema.Literals(["home", "away"]).annotate({
-    description: "Only highlights about this team (home | away); omitted: either team."
+    description: "Only highlights about this team (home | away); omitted: either team. Not with period-end or finish (about neither team)."
   })),
   atLeast: Schema.optionalKey(Schema.Int.check(Schema.isGreaterThanOrEqualTo(1, { message: "must be a whole number of points, 1 or more" })).annotate({
     description: "rule: score only — the smallest jump that counts (3: three-pointers only). Above 1 only for sports scored in jumps (not tennis, padel or volleyball)."
@@ -67,13 +85,20 @@ export const AutoHighlight = Schema.Struct({
   })),
   decidingSetPoints: Schema.optionalKey(wholeBetween(5, 50, "15 in volleyball").annotate({
     description: "Volleyball and beach volleyball; set-won, set-point, match-point: points that win the deciding set. Default 15."
+  })),
+  places: Schema.optionalKey(wholeBetween(1, 12, "a pool has at most 12 lanes").annotate({
+    description: "rule: finish only — only the first N places make a click (3: the podium). Omitted: every finish."
+  })),
+  winner: Schema.optionalKey(Schema.Boolean.annotate({
+    description: "rule: finish only — true: only the winner (place 1) makes a click, as places: 1."
   }))
-}).annotate({ description: "An auto-highlight rule: a click made from the score itself (metadata.source: auto)." })
+}).annotate({ description: "An auto-highlight rule: a click made from the score itself, or a race's finish (metadata.source: auto)." })
   .check(bothOrNeither("the rule's default window for the sport"), optionsFitRule)
 
-const describeFilter = (rule: AutoRule) => `${rule.rule} for ${rule.team ?? "either team"}`
+const describeFilter = (rule: AutoRule) => (teamlessWhy[rule.rule] === undefined ? `${rule.rule} for ${rule.team ?? "either team"}` : rule.rule)
 
 // Two entries for one rule and team would disagree on the window and options of the same highlights.
+// A rule about no team is listed once at all (its team is a config error of its own).
 const oneEntryPerRuleAndTeam = Schema.makeFilter((rules: ReadonlyArray<AutoRule>) =>
   rules.flatMap((rule, index) => {
     const earlier = rules.findIndex((other, o) => o < index && other.rule === rule.rule && other.team === rule.team)

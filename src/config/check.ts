@@ -45,7 +45,7 @@ const describeButton = (button: Button): string => {
 }
 
 const describeOverlay = (place: Place, team: "home" | "away" | "none"): string => {
-  const overlay = team === "none" ? undefined : place.teams?.[team]?.overlay
+  const overlay = team === "none" ? place.clicks.overlay : place.teams?.[team]?.overlay
   if (overlay === undefined) return ""
   return overlay.imageSource !== undefined ? " with image overlay" : " with template overlay"
 }
@@ -70,7 +70,7 @@ const describeAutoHighlights = (place: Place): ReadonlyArray<string> => {
   const { autoHighlights: rules = [], sport } = place
   if (rules.length === 0 || sport === undefined) return []
   return [
-    `    auto-highlights (${describeMerge(place.clicks.mergeSeconds)}):`,
+    `    auto-highlights (${describeMerge(place.clicks.mergeSeconds, rules)}):`,
     ...rules.map((rule) => `      ${describeAutoRule(rule, sport)}`)
   ]
 }

@@ -68,7 +68,11 @@ export const ClickSettings = Schema.Struct({
   feedbackTopic: Schema.optionalKey(Schema.String.check(Schema.isPattern(/^[^#+\u0000]+$/u, {
     message: "must be a plain topic name: MQTT cannot publish to a wildcard (+, #)"
   })).annotate({ description: "MQTT topic for operator feedback on each press and each clip outcome (needs the top-level mqtt block)." })),
-  clipSignal: Schema.optionalKey(ClipSignal)
+  clipSignal: Schema.optionalKey(ClipSignal),
+  overlay: Schema.optionalKey(Overlay.annotate({
+    description: "The overlay of clicks about neither team: a swimmer's finish (live fields {{lane}}, {{place}}, {{time}}, {{event}}, {{heat}}, {{swimmer}}), "
+      + "presses with team: none, period-end highlights. Team clicks carry their team's overlay (teams:)."
+  }))
 }).annotate({ description: "How this place's highlights are made." }).check(bothOrNeither("the sport's default window"))
 export type ClickSettings = typeof ClickSettings.Type
 

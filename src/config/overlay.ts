@@ -4,12 +4,15 @@ import { httpsProblem } from "./urls.ts"
 /**
  * Live fields a template value may use, written `{{name}}`; the click builder
  * fills them at the press. `team…` are the clicked team's. Penalties, fouls and
- * time-outs come from boards that send them (an empty text elsewhere).
+ * time-outs come from boards that send them (an empty text elsewhere). `lane`,
+ * `place`, `time`, `event`, `heat` and `swimmer` are a finish click's swimmer
+ * (empty on every other click; `swimmer` until a protocol gives names).
  */
 export const liveFields = [
   "homeTeam", "awayTeam", "homeScore", "awayScore", "period", "team", "teamScore",
   "homePenalties", "awayPenalties", "teamPenalties", "homeFouls", "awayFouls", "teamFouls",
-  "homeTimeouts", "awayTimeouts", "teamTimeouts"
+  "homeTimeouts", "awayTimeouts", "teamTimeouts",
+  "lane", "place", "time", "event", "heat", "swimmer"
 ] as const
 export type LiveField = (typeof liveFields)[number]
 

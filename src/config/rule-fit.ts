@@ -16,7 +16,8 @@ export const rulesFor = (sport: string): ReadonlyArray<string> => {
 const setCount: Readonly<Record<RuleFamily, string>> = {
   tennis: "its sets are counted in games (gamesPerSet)",
   volleyball: "its sets are counted in points (pointsPerSet, decidingSetPoints)",
-  generic: "it has no sets"
+  generic: "it has no sets",
+  race: "it has no sets"
 }
 
 /**
@@ -30,7 +31,8 @@ export const ruleFitIssues = (rules: ReadonlyArray<AutoRule>, sport: string): Ar
       return [{ path: [index, "rule"], issue: `${rule.rule} does not fit ${sport}: rules for ${sport} are ${rulesFor(sport).join(", ")}` }]
     }
     return [
-      ...(rule.atLeast !== undefined && rule.atLeast > 1 && family !== "generic"
+      // A dual meet's team score goes up by a finish's points (5, 3, 1): jumps, as in a generic sport.
+      ...(rule.atLeast !== undefined && rule.atLeast > 1 && family !== "generic" && family !== "race"
         ? [{ path: [index, "atLeast"], issue: `a jump of ${rule.atLeast} never happens in ${sport}: its score goes up one point at a time — leave atLeast out` }]
         : []),
       ...(rule.gamesPerSet !== undefined && family !== "tennis"

@@ -1,6 +1,7 @@
 import { Result, Schema, type SchemaIssue } from "effect"
 import type { Gesture } from "../domain/button.ts"
 import type * as Domain from "../domain/score-entry.ts"
+import type * as Race from "../domain/race.ts"
 import { Player } from "../service/schemas.ts"
 import type { ItemKind } from "../domain/item-kinds.ts"
 
@@ -40,10 +41,20 @@ const gestures = ["single", "double", "triple", "hold", "release"] as const sati
 export const teams = ["home", "away", "none"] as const
 export type Team = (typeof teams)[number]
 
+/** A swimmer's finish as a `finish` click carries it (src/domain/race.ts FinishFacts): the time as the board shows it. */
+export const FinishFacts = Schema.Struct({
+  lane: Schema.Int,
+  place: Schema.Int,
+  time: Schema.String,
+  event: Schema.optionalKey(Schema.Int),
+  heat: Schema.optionalKey(Schema.Int),
+  swimmer: Schema.optionalKey(Schema.String)
+})
+
 /**
  * What the bridge says of a click in its metadata (at most 500 bytes at the service): `clickId`
  * finds it again in the event's moments (reconcile.ts); a press names its button, an
- * auto-highlight (`source: "auto"`) its rule.
+ * auto-highlight (`source: "auto"`) its rule, a finish click (`rule: "finish"`) the swimmer's finish.
  */
 export const ClickMetadata = Schema.Struct({
   clickId: Schema.String,
@@ -56,7 +67,9 @@ export const ClickMetadata = Schema.Struct({
   pressedAfter: Schema.optionalKey(Schema.NullOr(Schema.Finite)),
   /** An auto-highlight's rule, and every rule that chose the same change when several did. */
   rule: Schema.optionalKey(Schema.String),
-  rules: Schema.optionalKey(Schema.Array(Schema.String))
+  rules: Schema.optionalKey(Schema.Array(Schema.String)),
+  /** A `finish` click's lane, place and time (and event, heat, swimmer when known). */
+  finish: Schema.optionalKey(FinishFacts)
 })
 export type ClickMetadata = typeof ClickMetadata.Type
 
@@ -105,6 +118,8 @@ export type PayloadOf<K extends ItemKind> = (typeof payloadSchemas)[K]["Type"]
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false
 const scoreEntrySame: Same<typeof ScoreEntry.Type, Domain.ScoreEntry> = true
 void scoreEntrySame
+const finishFactsSame: Same<typeof FinishFacts.Type, Race.FinishFacts> = true
+void finishFactsSame
 
 /**
  * Checks a value against a kind's Schema and gives it back typed, as it is (unknown fields kept).

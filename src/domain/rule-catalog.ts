@@ -15,28 +15,33 @@ export const autoRuleNames = [
   "set-won",
   "tiebreak-point",
   "set-point",
-  "match-point"
+  "match-point",
+  "finish"
 ] as const
 export type AutoRuleName = typeof autoRuleNames[number]
 
 /**
  * How a sport is scored, as the rules see it. Padel is scored like tennis (its score entries
  * stay generic, but the board shows sets, games and points); beach volleyball like volleyball.
+ * Swimming is a race: its moments are finishes read from a timing console's board, and the team
+ * scores of a dual meet (when the console's score channels are configured) are judged as generic.
  */
-export type RuleFamily = "tennis" | "volleyball" | "generic"
+export type RuleFamily = "tennis" | "volleyball" | "generic" | "race"
 
 export const ruleFamily = (sport: string): RuleFamily =>
-  sport === "tennis" || sport === "padel" ? "tennis" : sportKind(sport) === "volleyball" ? "volleyball" : "generic"
+  sport === "tennis" || sport === "padel"
+    ? "tennis"
+    : sportKind(sport) === "volleyball" ? "volleyball" : sport === "swimming" ? "race" : "generic"
 
-const everyFamily: ReadonlyArray<RuleFamily> = ["generic", "volleyball", "tennis"]
+const everyFamily: ReadonlyArray<RuleFamily> = ["generic", "volleyball", "tennis", "race"]
 
 /** The families each rule makes sense for; any other sport is a config error. */
 export const ruleFamilies: Readonly<Record<AutoRuleName, ReadonlyArray<RuleFamily>>> = {
   // Generic: a team's score. Volleyball: a point of the current set. Tennis: a point won (a game won included).
   "score": everyFamily,
   // Within the current set in volleyball; a tennis game score has no lead to change hands.
-  "lead-change": ["generic", "volleyball"],
-  "tie": ["generic", "volleyball"],
+  "lead-change": ["generic", "volleyball", "race"],
+  "tie": ["generic", "volleyball", "race"],
   // The end of a period, quarter or half; in set sports, the end of a set.
   "period-end": everyFamily,
   "game-won": ["tennis"],
@@ -44,7 +49,9 @@ export const ruleFamilies: Readonly<Record<AutoRuleName, ReadonlyArray<RuleFamil
   "set-won": ["tennis", "volleyball"],
   "tiebreak-point": ["tennis"],
   "set-point": ["tennis", "volleyball"],
-  "match-point": ["tennis", "volleyball"]
+  "match-point": ["tennis", "volleyball"],
+  // A swimmer's touch, read from the lanes of a timing console's board.
+  "finish": ["race"]
 }
 
 /** What each rule selects, in the words `check` and README use. */
@@ -58,7 +65,8 @@ export const ruleMeaning: Readonly<Record<AutoRuleName, string>> = {
   "set-won": "a set was won",
   "tiebreak-point": "a point was played in a tie-break",
   "set-point": "a team can win the set with the next point",
-  "match-point": "a team can win the match with the next point"
+  "match-point": "a team can win the match with the next point",
+  "finish": "a swimmer touched the wall: one click per finish, stamped at the touch (the race's start plus the finish time), with lane, place and time"
 }
 
 export interface RuleWindow {
@@ -96,6 +104,10 @@ export const defaultRuleWindow = (rule: AutoRuleName, sport: string): RuleWindow
       }
     case "volleyball":
       return rule === "set-won" || rule === "period-end" ? w(20, 10) : w(15, 5)
+    case "race":
+      // The last strokes and the touch before, the swimmer looking up at the board after.
+      // A dual meet's team scores: as a generic sport's (swimming is no goal sport).
+      return rule === "finish" ? w(10, 6) : w(15, 5)
     case "generic":
       if (rule === "period-end") return w(15, 5)
       if (sport === "basketball") return w(12, 4)

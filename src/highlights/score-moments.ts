@@ -1,3 +1,4 @@
+import type { Finish } from "../domain/race.ts"
 import type { Reading } from "../domain/reading.ts"
 import type { Pair } from "../domain/score-entry.ts"
 import type { AutoRule } from "../domain/auto-rule.ts"
@@ -6,9 +7,9 @@ import { PeriodClock } from "./period-clock.ts"
 import { type AutoRuleName, defaultRuleWindow, type RuleFamily, ruleFamily, type RuleWindow } from "../domain/rule-catalog.ts"
 import type { ScoreState } from "./score-state.ts"
 
-/** A highlight the score selected: when, about whom, and which configured rules chose it. */
+/** A highlight the score (or a race) selected: when, about whom, and which configured rules chose it. */
 export interface AutoHighlight {
-  /** The entry's stamp (the reading's, for a countdown reaching zero). */
+  /** The entry's stamp (the reading's, for a countdown reaching zero; the touch, for a finish). */
   readonly at: number
   /** The first configured rule that selected it: its window and team are the click's. */
   readonly rule: AutoRuleName
@@ -16,6 +17,8 @@ export interface AutoHighlight {
   readonly rules: ReadonlyArray<AutoRuleName>
   readonly team: "home" | "away" | "none"
   readonly window: RuleWindow
+  /** A `finish` highlight's swimmer (finish-moments.ts): team "none", `at` the touch. */
+  readonly finish?: Finish
 }
 
 /** What a rule says of one change: the team it is about, "none", or nothing selected. */
@@ -50,7 +53,7 @@ export class ScoreMoments {
   private lastLeader: Team | undefined
   private periodEnded: number | undefined
   private readonly clock = new PeriodClock()
-  private readonly family: RuleFamily
+  private readonly family: Exclude<RuleFamily, "race">
   private readonly sport: string
   private readonly rules: ReadonlyArray<AutoRule>
 
@@ -62,7 +65,9 @@ export class ScoreMoments {
   ) {
     this.sport = sport
     this.rules = rules
-    this.family = ruleFamily(sport)
+    const family = ruleFamily(sport)
+    // A dual meet's team scores are judged as a generic sport's; its finishes are not score changes.
+    this.family = family === "race" ? "generic" : family
     this.previous = seed
     this.lastLeader = seed === undefined ? undefined : leaderOf(seed)
   }
@@ -176,6 +181,9 @@ export class ScoreMoments {
         return this.newlyAt(hasSetPoint, format, before, next)
       case "match-point":
         return this.newlyAt(hasMatchPoint, format, before, next)
+      case "finish":
+        // Made from a race's boards (finish-moments.ts), never from a score change.
+        return undefined
     }
   }
 

@@ -5,15 +5,16 @@ import { type OutboxItem, OutboxItems } from "../delivery/outbox.ts"
 import { ActiveEvents } from "../events/active-events.ts"
 import { type AutoHighlightSettings, autoHighlightItems } from "../highlights/auto-highlighter.ts"
 import { ScoreMoments } from "../highlights/score-moments.ts"
+import { scoreRules } from "../highlights/finish-moments.ts"
 import { scoreStateOf } from "../highlights/score-state.ts"
 import { BridgeEvents } from "../bus/bridge-events.ts"
 import { ScoreChange, scoreFingerprint } from "./score-change.ts"
 
-/** The rules' judge of the place's score changes, primed with the last entry stored; none without rules. */
-const momentsFor = (sport: string, autos: AutoHighlightSettings | undefined, lastEntry: ScoreEntry | undefined) =>
-  autos === undefined || autos.rules.length === 0
-    ? undefined
-    : new ScoreMoments(sport, autos.rules, lastEntry === undefined ? undefined : scoreStateOf(sport, lastEntry))
+/** The rules' judge of the place's score changes, primed with the last entry stored; none without score rules (a finish is no score change). */
+const momentsFor = (sport: string, autos: AutoHighlightSettings | undefined, lastEntry: ScoreEntry | undefined) => {
+  const rules = scoreRules(autos?.rules ?? [])
+  return rules.length === 0 ? undefined : new ScoreMoments(sport, rules, lastEntry === undefined ? undefined : scoreStateOf(sport, lastEntry))
+}
 
 const logQueued = (place: string, stored: ReadonlyArray<OutboxItem>) =>
   Effect.forEach(stored, (item) =>

@@ -26,7 +26,13 @@ const everyField: LiveFields = {
   teamFouls: 5,
   homeTimeouts: 1,
   awayTimeouts: 2,
-  teamTimeouts: 2
+  teamTimeouts: 2,
+  lane: 4,
+  place: 1,
+  time: "1:02.34",
+  event: 12,
+  heat: 3,
+  swimmer: "A. Swimmer"
 }
 
 describe("fillLiveValues", () => {
@@ -126,6 +132,23 @@ describe("liveFieldsFor with what the board shows beside the score", () => {
       expect(fields).not.toHaveProperty(field)
     }
     expect(fillLiveValues({ pen: "[{{homePenalties}}]" }, fields)).toEqual({ pen: "[]" })
+  })
+})
+
+describe("liveFieldsFor a finish click", () => {
+  const finish = { lane: 4, place: 2, time: "1:02.34", event: 12, heat: 3 }
+
+  it("takes the swimmer's lane, place, time, event and heat; no score or team of its own", () => {
+    expect(liveFieldsFor(undefined, undefined, "none", {}, finish)).toEqual({ lane: 4, place: 2, time: "1:02.34", event: 12, heat: 3 })
+    expect(fillLiveValues({ line: "Lane {{lane}} · {{place}}. · {{time}} · E{{event}} H{{heat}}" }, liveFieldsFor(undefined, undefined, "none", {}, finish)))
+      .toEqual({ line: "Lane 4 · 2. · 1:02.34 · E12 H3" })
+  })
+
+  it("leaves event, heat and swimmer empty when the board showed none, and every finish field empty on other clicks", () => {
+    const bare = fillLiveValues({ v: "[{{event}}/{{heat}}/{{swimmer}}]" }, liveFieldsFor(undefined, undefined, "none", {}, { lane: 1, place: 1, time: "28.91" }))
+    expect(bare).toEqual({ v: "[//]" })
+    const press = liveFieldsFor(generic(3, 12, 2), teams, "home")
+    for (const field of ["lane", "place", "time", "event", "heat", "swimmer"] as const) expect(press).not.toHaveProperty(field)
   })
 })
 

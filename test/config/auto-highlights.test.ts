@@ -8,7 +8,7 @@ import { parseAutoRules } from "../../src/config/auto-highlights.ts"
 import { checkConfig } from "../../src/config/check.ts"
 import { parseConfig } from "../../src/config/load.ts"
 import { rulesFor } from "../../src/config/rule-fit.ts"
-import { autoRuleNames, ruleFamilies, ruleFamily } from "../../src/domain/rule-catalog.ts"
+import { autoRuleNames, defaultRuleWindow, ruleFamilies, ruleFamily } from "../../src/domain/rule-catalog.ts"
 import { tempDir } from "../../scripts/support/temp-dir.ts"
 
 process.env["SCOREBRIDGE_TOKEN"] = "auto-test-token"
@@ -105,6 +105,25 @@ describe("scorebridge check", () => {
       )
     }))
 
+  it.effect("names the finish rule's places, its window for a touch, and that finishes are never held or merged", () =>
+    Effect.gen(function*() {
+      const pool = join(dir, "pool.yaml")
+      writeFileSync(pool, place("swimming", ["autoHighlights: [{ rule: finish, places: 3 }]"]))
+      const podium = yield* checkConfig(pool)
+      assert.include(podium.ok ? podium.summary : "", [
+        "    auto-highlights (finishes sent at once, never merged with a press):",
+        "      finish — a swimmer touched the wall: one click per finish, stamped at the touch (the race's start plus the finish time), with lane, place and time; "
+          + "about no team; 10 s before to 6 s after (swimming default); the first 3 places"
+      ].join("\n"))
+      writeFileSync(pool, place("swimming", ["autoHighlights: [{ rule: finish, winner: true, beforeSeconds: 8, afterSeconds: 4 }, { rule: score }]"]))
+      const meet = yield* checkConfig(pool)
+      const summary = meet.ok ? meet.summary : ""
+      assert.include(summary, "    auto-highlights (held 5 s before sending; a press within 5 s replaces one; finishes sent at once, never merged):")
+      assert.include(summary, "about no team; 8 s before to 4 s after (its own); the winner only")
+      // A dual meet's team score: judged as a generic sport's, with its default window.
+      assert.include(summary, "      score — a team's score went up (atLeast: N for a jump of N or more, e.g. a three-pointer); either team; 15 s before to 5 s after (swimming default)")
+    }))
+
   it.effect("says nothing of auto-highlights for a place without rules", () =>
     Effect.gen(function*() {
       const file = join(dir, "bare.yaml")
@@ -161,6 +180,30 @@ describe("parseAutoRules (replay --auto-highlights)", () => {
     assert.match(failure(`[{"rule":"score"`, "soccer"), /^auto-highlight rules are not JSON \(.+\); give a list such as \[\{"rule":"score"\}\]$/u)
     assert.strictEqual(failure(`{"rule":"score"}`, "soccer"), "auto-highlight rules: expected a list, got a mapping")
     assert.match(failure("[]", "footbal"), /^unknown sport "footbal" \(sports: ballhockey, baseball, .*waterpolo, wrestling\)$/u)
+  })
+
+  it("takes the finish rule in swimming only, with places or winner, and a dual meet's jumps", () => {
+    assert.deepStrictEqual(
+      parseAutoRules(`[{"rule":"finish","places":3},{"rule":"score","atLeast":5}]`, "swimming"),
+      Result.succeed([{ rule: "finish", places: 3 }, { rule: "score", atLeast: 5 }])
+    )
+    assert.deepStrictEqual(parseAutoRules(`[{"rule":"finish","winner":true}]`, "swimming"), Result.succeed([{ rule: "finish", winner: true }]))
+    assert.strictEqual(
+      failure(`[{"rule":"finish"}]`, "waterpolo"),
+      "auto-highlight rules: [0].rule: finish does not fit waterpolo: rules for waterpolo are score, lead-change, tie, period-end"
+    )
+    assert.strictEqual(
+      failure(`[{"rule":"finish","team":"away"},{"rule":"tie","places":2}]`, "swimming"),
+      "auto-highlight rules: [0].team: a finish is a swimmer's, about neither team, so no highlight would pass this filter — leave team out; "
+        + "[1].places: only for rule: finish (which places make a click); tie does not use it — leave it out"
+    )
+    assert.strictEqual(
+      failure(`[{"rule":"finish","places":0}]`, "swimming"),
+      "auto-highlight rules: [0].places: must be a whole number from 1 to 12 (a pool has at most 12 lanes), got 0"
+    )
+    assert.strictEqual(rulesFor("swimming").join(", "), "score, lead-change, tie, period-end, finish")
+    assert.strictEqual(ruleFamily("swimming"), "race")
+    assert.deepStrictEqual(defaultRuleWindow("finish", "swimming"), { beforeSeconds: 10, afterSeconds: 6 })
   })
 
   it("accepts exactly the rules the catalog fits to each sport", () => {

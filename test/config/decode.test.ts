@@ -230,7 +230,8 @@ describe("live fields", () => {
     assert.deepStrictEqual([...liveFields], [
       "homeTeam", "awayTeam", "homeScore", "awayScore", "period", "team", "teamScore",
       "homePenalties", "awayPenalties", "teamPenalties", "homeFouls", "awayFouls", "teamFouls",
-      "homeTimeouts", "awayTimeouts", "teamTimeouts"
+      "homeTimeouts", "awayTimeouts", "teamTimeouts",
+      "lane", "place", "time", "event", "heat", "swimmer"
     ])
   })
 
