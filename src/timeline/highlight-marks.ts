@@ -78,7 +78,7 @@ const detailOf = (state: HighlightState, click: ClickItem, followUp: FollowUp | 
   return (state === "delivered" || state === "clip-ready") && click.state === "delivered" ? null : click.lastError
 }
 
-/** Every click of the event as a mark: press or auto, its team and rules, what became of it and of its clip. */
+/** Every click of the event as a mark: press or auto, its team and rules (a finish's swimmer), what became of it and of its clip. */
 export const highlightMarks = (
   clicks: ReadonlyArray<ClickItem>,
   undos: ReadonlyArray<UndoItem>,
@@ -112,7 +112,8 @@ export const highlightMarks = (
       undo: byUndo === "undone" ? undo!.state : null,
       mergedInto: state === "merged" ? clickResult(click.result).mergedInto ?? null : null,
       detail: detailOf(state, click, followUp, clip, byUndo === "undone"),
-      clip
+      clip,
+      finish: auto && metadata.rule === "finish" ? metadata.finish ?? null : null
     }
   })
 }

@@ -3,13 +3,15 @@ import type { HighlightMark, Timeline } from "./timeline-model.ts"
 import { highlightStyle } from "./timeline-palette.ts"
 import { escapeXml, tag } from "./svg-text.ts"
 import { markShape } from "./mark-shape.ts"
+import { finishWords } from "./finish-words.ts"
 
 // A merged auto-highlight is drawn small: the press that replaced it sits beside it.
 const mergedScale = 0.55
 
 /**
- * The tooltip: what made the mark, its team and time, then what became of it. A settled clip's
- * words (`clipOutcomeText`) stand for the state's; a part already said is not said again.
+ * The tooltip: what made the mark, its team (a finish: its swimmer's lane, place and time) and
+ * time, then what became of it. A settled clip's words (`clipOutcomeText`) stand for the state's;
+ * a part already said is not said again.
  */
 export const markTitle = (tl: Timeline, h: HighlightMark, timeZone: string | undefined): string => {
   const clipWords = h.state === "clip-ready" || h.state === "no-clip"
@@ -22,7 +24,7 @@ export const markTitle = (tl: Timeline, h: HighlightMark, timeZone: string | und
   }
   return [
     h.kind === "auto" ? `auto: ${[h.rule, ...h.rules.filter((r) => r !== h.rule)].filter((r) => r !== null).join(", ")}` : "press",
-    h.team === "none" ? "no team" : tl.teams[h.team],
+    h.finish !== null ? finishWords(h.finish) : h.team === "none" ? "no team" : tl.teams[h.team],
     clockLabel(h.at, true, timeZone),
     ...what
   ].join(" · ")
@@ -61,6 +63,9 @@ export const markSvg = (tl: Timeline, h: HighlightMark, cx: number, cy: number, 
     "data-merged-into": h.mergedInto ?? undefined,
     "data-clip": h.clip?.outcome ?? (h.clip === null ? undefined : "pending"),
     "data-angles": h.clip?.angles ?? undefined,
+    "data-finish-lane": h.finish?.lane,
+    "data-finish-place": h.finish?.place,
+    "data-finish-time": h.finish?.time,
     "data-x": cx
   }, tag("title", {}, escapeXml(markTitle(tl, h, timeZone))) + guide + markShape(h.kind, cx, cy, style.fill, style.stroke, merged ? mergedScale : 1, style.ring) + strike)
   return href === undefined ? mark : tag("a", { href, target: "_blank", rel: "noopener noreferrer", "data-clip-link": h.itemId }, mark)

@@ -13,6 +13,13 @@ interface LegendItem {
   readonly swatch: (x: number, y: number) => string
 }
 
+// A finish's mark is an auto-highlight: the legend says what its label means, and where its time is.
+const finishItem: LegendItem = {
+  key: "finish",
+  label: "L4 · 1st: a finish's lane and place (its time in the tooltip)",
+  swatch: (x, y) => markShape("auto", x, y, "#ffffff", "#0f172a")
+}
+
 const scaleWords = { tennis: "games in each set", volleyball: "points in each set", generic: "points" } as const
 
 // States always explained, so the legend reads the same before anything went wrong or any clip
@@ -20,8 +27,8 @@ const scaleWords = { tennis: "games in each set", volleyball: "points in each se
 const alwaysShown: ReadonlyArray<HighlightState> = ["delivered", "in-flight"]
 
 /**
- * What each shape and colour means, for what the picture shows: both highlight kinds, the
- * states present (accepted and in flight always), the tie-break hatch, the delivery strip.
+ * What each shape and colour means, for what the picture shows: both highlight kinds (and a
+ * finish's label when there is one), the states present (accepted and in flight always), the tie-break hatch, the delivery strip.
  */
 export const legendSvg = (tl: Timeline, width: number, pad: number, top: number): { readonly svg: string; readonly height: number } => {
   const states = (Object.keys(highlightStyle) as Array<HighlightState>)
@@ -30,6 +37,7 @@ export const legendSvg = (tl: Timeline, width: number, pad: number, top: number)
   const items: Array<LegendItem> = [
     { key: "press", label: "press", swatch: (x, y) => markShape("press", x, y, "#ffffff", "#475569") },
     { key: "auto", label: "auto-highlight", swatch: (x, y) => markShape("auto", x, y, "#ffffff", "#475569") },
+    ...(tl.highlights.some((h) => h.finish !== null) ? [finishItem] : []),
     ...states.map((state): LegendItem => ({
       key: state,
       label: highlightStyle[state].label,

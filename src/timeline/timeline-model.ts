@@ -1,4 +1,5 @@
 import type { ClipOutcome } from "../domain/follow-up.ts"
+import type { FinishFacts } from "../domain/race.ts"
 import type { ItemState } from "../delivery/outbox.ts"
 import type { SportKind } from "../domain/sport-kind.ts"
 
@@ -92,6 +93,8 @@ export interface HighlightMark {
   readonly detail: string | null
   /** What its follow-up knows of its clip; null when the click is not followed. */
   readonly clip: ClipMark | null
+  /** A `finish` click's swimmer: lane, place and time (from its metadata); null for any other click. */
+  readonly finish: FinishFacts | null
 }
 
 /** A followed click's clip as the timeline shows it. */

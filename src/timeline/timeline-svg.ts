@@ -4,6 +4,7 @@ import { scoreStateStyle, teamColour, tieBreakColour } from "./timeline-palette.
 import { escapeXml, fitText, tag, textWidth } from "./svg-text.ts"
 import { legendSvg } from "./timeline-legend.ts"
 import { markSvg } from "./mark-svg.ts"
+import { finishLabels } from "./finish-labels.ts"
 
 export interface SvgOptions {
   /** Layout width in CSS pixels: text stays at its size, the time axis stretches. */
@@ -196,7 +197,9 @@ const highlightMarks = (tl: Timeline, f: Frame, timeZone: string | undefined): s
   const marks = tl.highlights.map((h) =>
     markSvg(tl, h, f.x(h.at), f.stripTop + rowOf[h.team] + (h.state === "merged" ? mergedOffset[h.team] : 0), f.plotBottom, timeZone)
   ).join("")
-  return strip + rows + marks
+  // Above the no-team row, where a finish's mark sits.
+  const labels = finishLabels(tl.highlights, { x: f.x, left: f.left, right: f.right, baseline: f.stripTop + rowOf.none - 11 })
+  return strip + rows + marks + labels
 }
 
 const timeAxis = (tl: Timeline, f: Frame, timeZone: string | undefined): string => {
