@@ -34,7 +34,8 @@ export const places = {
   football: "football-field",
   unihockey: "floorball-court",
   handball: "handball-court",
-  hockey: "ice-rink"
+  hockey: "ice-rink",
+  swimming: "pool"
 } as const
 export type Sport = keyof typeof places
 
