@@ -24,7 +24,8 @@ export const finishHighlights = (
     : defaultRuleWindow("finish", sport)
   const lastPlace = lastPlaceOf(rule)
   return finishes.filter((finish) => finish.place <= lastPlace).map((finish) => ({
-    at: finish.at,
+    // The outbox and the service take whole ms; a start estimated between two stamps is not one.
+    at: Math.round(finish.at),
     rule: "finish",
     rules: ["finish"],
     team: "none",

@@ -23,6 +23,11 @@ describe("finish highlights", () => {
     })))
   })
 
+  it("are stamped in whole ms, as the outbox and the service take them", () => {
+    const [highlight] = finishHighlights([{ ...heat[0]!, at: start + 28_910.6667 }], [{ rule: "finish" }], "swimming")
+    expect(highlight?.at).toBe(start + 28_911)
+  })
+
   it("take only the first N places, or only the winner", () => {
     expect(selected([{ rule: "finish", places: 2 }])).toEqual([4, 5])
     expect(selected([{ rule: "finish", places: 12 }])).toEqual([4, 5, 3, 6])
