@@ -29,11 +29,10 @@ export interface LineSetup {
 }
 
 const range = (first: number, last: number) => Array.from({ length: last - first + 1 }, (_, i) => first + i)
-export const normalCycle: ReadonlyArray<number> = [...range(1, 15), ...range(1, 15), ...range(1, 30)]
-export const blankedCycle: ReadonlyArray<number> = [...range(1, 15), ...range(17, 25)]
+const normalCycle: ReadonlyArray<number> = [...range(1, 15), ...range(1, 15), ...range(1, 30)]
+const blankedCycle: ReadonlyArray<number> = [...range(1, 15), ...range(17, 25)]
 
-/** Bytes between clock ticks, at any speed (R: the clock advances a tenth every ≈ 87 bytes at 9600). */
-export const tickBytes = 960 / 11
+/** A clock tick every 960/11 ≈ 87 bytes at any speed (R: a tenth at 9600 baud), in ms. */
 export const tickMs = (baudRate: number) => 960_000 / baudRate
 
 /** Which channel goes next: an urgent one, else the cycle's next that is not held out. */

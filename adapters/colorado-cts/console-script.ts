@@ -30,7 +30,10 @@ export interface RaceScript {
   }
   /** Stream time before the horn (previous results shown, clock "0.0"). */
   readonly preStartMs: number
-  /** The clock runs on this long after the last touch, then the operator resets it. */
+  /**
+   * The clock runs on this long after the last touch, then the operator resets it. Give it 1.2 s or
+   * more: a finish is settled on the board up to ~1.1 s after its touch.
+   */
   readonly runOnMs: number
   /** Event/heat the operator sets after the reset (or at `advanceAtMs`). */
   readonly advanceTo?: { readonly event: number; readonly heat: number }
