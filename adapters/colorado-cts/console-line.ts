@@ -1,6 +1,6 @@
 import type { Board } from "./console-board.ts"
 import { type ClockSpan, clockSender } from "./console-clock.ts"
-import type { ChangeQueue, LineControl } from "./console-events.ts"
+import type { Change, ChangeQueue, LineControl } from "./console-events.ts"
 import { renderChannel } from "./console-render.ts"
 
 /**
@@ -63,7 +63,7 @@ export const transmit = (setup: LineSetup): Uint8Array => {
   const timeOf = (index: number) => index / bytesPerMs
   const clock = clockTicks(setup, bytesPerMs)
   const picker = channelPicker(setup.board)
-  const pendingHolds = new Map<number, { forMs: number; then: Parameters<LineControl["holdAfterSend"]>[2] }>()
+  const pendingHolds = new Map<number, { forMs: number; then: Change }>()
   const control: LineControl = {
     urgent: picker.hurry,
     holdAfterSend: (channel, forMs, then) => pendingHolds.set(channel, { forMs, then }),
