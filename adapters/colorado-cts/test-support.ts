@@ -137,12 +137,11 @@ const channelPackets = (script: SwimScript, channel: number, t: number, provisio
   return [digitPacket(channel, digitsOf(text)), formatPacket(channel, [0, 0, 0, 0, 0, 0, 0, 0])]
 }
 
-/** The clock packet due at `t`: the whole clock once a second, the tenths between. */
-const clockAt = (script: SwimScript, t: number): Array<number> => {
+/** The clock packet due at `t`: the whole clock when the second changed since `lastSecond`, the tenths between. */
+const clockAt = (script: SwimScript, t: number, lastSecond: number | undefined): Array<number> => {
   if (t < script.startMs || t >= script.resetMs) return clockPacket(resetClock)
   const ms = t - script.startMs
-  const text = clockText(ms)
-  return Math.floor(ms / 100) % 10 === 0 ? clockPacket(text) : tenthsPacket(Math.floor(ms / 100) % 10)
+  return Math.floor(ms / 1000) !== lastSecond ? clockPacket(clockText(ms)) : tenthsPacket(Math.floor(ms / 100) % 10)
 }
 
 /**
@@ -155,9 +154,12 @@ export const swimStream = (script: SwimScript, options: { readonly interrupt?: b
   const provisionalSent = new Set<number>()
   const timeOf = (index: number) => (index * 1000) / bytesPerSecond
   let nextClock = 0
+  let lastSecond: number | undefined
   const clockDue = () => out.length >= nextClock
   const sendClock = () => {
-    out.push(...clockAt(script, timeOf(out.length)))
+    const t = timeOf(out.length)
+    out.push(...clockAt(script, t, lastSecond))
+    lastSecond = t < script.startMs || t >= script.resetMs ? undefined : Math.floor((t - script.startMs) / 1000)
     nextClock = out.length + 87
   }
   for (let c = 0; timeOf(out.length) < script.durationMs; c = (c + 1) % cycle.length) {
