@@ -30,7 +30,9 @@ export const sniffCommand = Command.make(
       Flag.withDefault(3)
     ),
     bauds: Flag.String("bauds").pipe(
-      Flag.withDescription(`Speeds to try with --port, in order, comma-separated (default ${defaultBaudRates.join(",")})`),
+      Flag.withDescription(
+        `Speeds to try with --port, in order, comma-separated (default ${defaultBaudRates.join(",")}); at 8N1, then at each other framing a console sends at (Colorado: 8E1), each with its consoles' documented speeds too`
+      ),
       Flag.optional
     ),
     waitSeconds: Flag.Int("wait-seconds").pipe(

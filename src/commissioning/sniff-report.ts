@@ -72,6 +72,8 @@ export const recognisedReport = (result: ProtocolResult, via: HeardVia): Readonl
         "  The stream does not say which sport the console runs; each of these layouts reads it (compare with the board):",
         ...result.sports.map((s) => `    ${s.sport}: ${s.sample === undefined ? "no reading" : shown(s.sample)}`)
       ]),
+    // With the line's own settings: a capture at capture's defaults (19200 8N1) would record noise from this console.
+    `  to record it (replay, support): ${via.capture}`,
     "",
     snippetHeader,
     named !== undefined

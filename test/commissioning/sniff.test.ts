@@ -6,6 +6,7 @@ import { seededRandom } from "../../adapters/shared/seeded-random.ts"
 import { message11 } from "../../adapters/bodet-scorepad/encode.ts"
 import { gameStream as fairplayGame } from "../../adapters/fairplay-mp70/test-support.ts"
 import { frame } from "../../adapters/stramatel-452m/encode.ts"
+import { raceStream } from "../../adapters/colorado-cts/console-model.ts"
 import type { Reading } from "../../src/domain/reading.ts"
 import { type PtyPair, startPtyPair, writeToPty } from "../../scripts/support/pty.ts"
 import { eventually } from "../../scripts/support/eventually.ts"
@@ -159,12 +160,41 @@ describe("scorebridge sniff (process)", () => {
     expect(json.stdout).toMatch(/protocol: json/u)
   })
 
-  it("tries every speed given, then says what to check, when nothing arrives", async () => {
+  it("tries every speed given at 8N1, then at Colorado's 8E1 with its own 2400 too, then says what to check, when nothing arrives", async () => {
     const run = await sniff("--bauds", "19200,9600")
     expect(run.code).toBe(1)
-    expect(listening(run.stdout).map((line) => line.match(/at (\d+) baud/u)?.[1])).toEqual(["19200", "9600"])
-    expect(run.stdout.match(/nothing received/gu)).toHaveLength(2)
+    expect(listening(run.stdout).map((line) => line.match(/at (\d+ baud \w+) for/u)?.[1])).toEqual([
+      "19200 baud 8N1",
+      "9600 baud 8N1",
+      "19200 baud 8E1",
+      "9600 baud 8E1",
+      "2400 baud 8E1"
+    ])
+    expect(run.stdout.match(/nothing received/gu)).toHaveLength(5)
     expect(run.stdout).toMatch(/Nothing arrived at any speed/u)
+  })
+
+  it("hears a Colorado Time Systems console at 8E1 only, and gives its parity in the config and the capture command", async () => {
+    // The board before a heat: the previous heat's results, the clock at 0.0, as the console model sends it (played over and over).
+    const previous = { results: [{ lane: 2, place: 3, timeMs: 61_870 }, { lane: 3, place: 1, timeMs: 59_140 }, { lane: 4, place: 2, timeMs: 59_880 }] }
+    const stream = raceStream({ event: 4, heat: 2, previous, lanes: [{ lane: 3, finishMs: 30_000 }], preStartMs: 4_000, runOnMs: 500 }, { seed: 5 })
+    const beforeHorn = stream.chunks.filter((chunk) => chunk.atMs < stream.startMs - 500).map((chunk) => chunk.bytes)
+    player = playInLoop(pty.writerPath, new Uint8Array(Buffer.concat(beforeHorn)), 64, 10)
+    const run = await sniff("--bauds", "9600")
+    expect(run.code, run.stdout).toBe(0)
+    // On a pty the bytes read the same at any framing: only the console's own framing may name it. At 8N1 the speed
+    // given and the 8N1 consoles' documented 19200 hear the bytes and recognise nothing; then 8E1 at the speed given.
+    expect(listening(run.stdout).map((line) => line.match(/at (\d+ baud \w+) for/u)?.[1]), run.stdout).toEqual(["9600 baud 8N1", "19200 baud 8N1", "9600 baud 8E1"])
+    expect(run.stdout.match(/^ {2}\d+ bytes, nothing recognised$/gmu)).toHaveLength(2)
+    const [, frames, bad] = /Recognised colorado-cts at 9600 baud 8E1: (\d+) frames decoded, (\d+) bad\./u.exec(run.stdout) ?? []
+    expect(Number(frames)).toBeGreaterThan(100)
+    expect(Number(bad)).toBeLessThanOrEqual(Number(frames) / 10)
+    const race = (shownReading(run.stdout, "swimming:") as Reading).race!
+    expect(race).toMatchObject({ clockReset: true, event: 4, heat: 2 })
+    for (const result of previous.results) expect(race.lanes.find((l) => l.lane === result.lane), `lane ${result.lane}`).toMatchObject({ state: "stopped", ...result })
+    expect(run.stdout).toContain(`  to record it (replay, support): scorebridge capture --port ${pty.daemonPath} --baud 9600 --parity even --out capture.ndjson\n`)
+    const snippet = ["    scoreboard:", "      protocol: colorado-cts", "      serial:", `        path: ${pty.daemonPath}`, "        baudRate: 9600", "        parity: even"]
+    expect(run.stdout.trimEnd().endsWith(snippet.join("\n")), run.stdout).toBe(true)
   })
 
   it("reports bytes no decoder reads, as at a wrong speed", async () => {
