@@ -68,7 +68,8 @@ describe("kill -9 of the daemon mid-heat (Colorado console over a pty)", () => {
     const moments = await finishMoments(bridge)
     const lanes = moments.map((f) => f.lane)
     expect(lanes.filter((lane, i) => lanes.indexOf(lane) !== i), "lanes with two finish moments").toEqual([])
-    expect(byLane(moments), "the heat's finishes at the service").toEqual(byLane(truth.map(factsOf)))
+    const finishLines = () => bridge.logs.filter((line) => /finish|race/.test(line)).join("\n")
+    expect(byLane(moments), `the heat's finishes at the service (daemon's finish lines:\n${finishLines()})`).toEqual(byLane(truth.map(factsOf)))
 
     const clicks = await acceptedFinishClicks(bridge)
     for (const lane of new Set(clicks.map((c) => c.finish.lane))) {
