@@ -19,7 +19,7 @@ export const templateFileProblems = Effect.fn("templateFileProblems")(function*(
   for (const [index, place] of config.places.entries()) {
     for (const { overlay, at } of overlaysOf(place)) {
       if (overlay?.templateFile === undefined) continue
-      const path = ["places", String(index), ...at, "templateFile"]
+      const path = ["places", index, ...at, "templateFile"]
       const where = { path: `places[${index}].${at.join(".")}.templateFile`, ...locate(path) }
       const html = yield* readTemplateFile(overlay.templateFile).pipe(Effect.result)
       if (html._tag === "Failure") {
