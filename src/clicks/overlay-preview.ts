@@ -30,9 +30,10 @@ export const teamOverlayIn = (
 }
 
 /**
- * Which of the place's highlights the team's overlay goes on, and which go without one: presses
+ * Which of the place's highlights the team's overlay goes on, and which go without it: presses
  * by their action's team, auto-highlights by the team they are about (their filter, or the
- * scoring side), as the click builder does. Empty for an unknown place.
+ * scoring side), as the click builder does; those about no team carry the place's clicks.overlay
+ * when it has one. Empty for an unknown place.
  */
 export const overlayCarriers = (places: ReadonlyArray<Place>, placeKey: string, team: PreviewTeam): ReadonlyArray<string> => {
   const place = places.find((p) => p.key === placeKey)
@@ -53,7 +54,9 @@ export const overlayCarriers = (places: ReadonlyArray<Place>, placeKey: string, 
     ...(carrying.length === 0
       ? [`No press or auto-highlight at ${placeKey} is for the ${team} team yet.`]
       : [`At ${placeKey} the ${team} overlay goes on:`, ...carrying.map((line) => `  ${line}`)]),
-    ...(bare.length === 0 ? [] : [`Without an overlay at ${placeKey}:`, ...bare.map((line) => `  ${line}`)])
+    ...(bare.length === 0
+      ? []
+      : [place.clicks.overlay === undefined ? `Without an overlay at ${placeKey}:` : `With ${placeKey}'s clicks.overlay instead:`, ...bare.map((line) => `  ${line}`)])
   ]
 }
 

@@ -2,7 +2,10 @@ import { rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { afterAll, assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
+import { protocols } from "../../adapters/registry.ts"
+import { overlayCarriers } from "../../src/clicks/overlay-preview.ts"
 import { checkConfig } from "../../src/config/check.ts"
+import { parseConfig } from "../../src/config/load.ts"
 import { tempDir } from "../../scripts/support/temp-dir.ts"
 
 /** `clicks.overlay`, the overlay of clicks about no team (a finish, a press with team: none): checked as a team's is. */
@@ -44,6 +47,20 @@ describe("clicks.overlay", () => {
       ]))
       assert.isTrue(result.ok, result.ok ? "" : result.report)
       assert.include(result.ok ? result.summary : "", "highlight (no team) with template overlay")
+    }))
+
+  it.effect("is what overlay-preview says the no-team press and the finishes carry", () =>
+    Effect.gen(function*() {
+      const { config } = yield* parseConfig(pool([
+        "imageSource: https://cdn.example.com/pool/logo.png",
+        "heightPercentOfHeight: 8"
+      ]), "pool.yaml", protocols)
+      assert.deepStrictEqual(overlayCarriers(config.places, "pool", "home"), [
+        "No press or auto-highlight at pool is for the home team yet.",
+        "With pool's clicks.overlay instead:",
+        "  press desk (any button) single (team none)",
+        "  auto-highlight finish (about no team)"
+      ])
     }))
 
   it.effect("names an unknown live field at its value, listing the swimmer's among the known", () =>
