@@ -4,6 +4,7 @@ import { join } from "node:path"
 import { Result } from "effect"
 import { afterAll, afterEach, describe, expect, it } from "vitest"
 import { parse as parseYaml } from "yaml"
+import { digitPacket, digitsOf, formatPacket } from "../../adapters/colorado-cts/encode.ts"
 import { protocols } from "../../adapters/registry.ts"
 import type { Reading } from "../../src/domain/reading.ts"
 import type { ReceivedChunk } from "../../src/domain/received.ts"
@@ -72,6 +73,17 @@ const stramatelMoved: ConsoleLayout = (s) => [
 const rtd: ConsoleLayout = (s) =>
   rtdWrites([[0, s.clock.padEnd(5)], [47, "HAWKS".padEnd(20)], [107, right(s.home, 4)], [111, right(s.away, 4)], [141, right(s.period, 2)], [200, right(s.other ?? 24, 8)]])
 
+/** A Colorado console at water polo: the game clock on channel 1, the score on 13, the period on 14; a penalty clock on 20 and the swim clock at rest on 0 (noise). */
+const coloradoWaterPolo: ConsoleLayout = (s) =>
+  [
+    digitPacket(0, digitsOf("     0 0")),
+    digitPacket(1, digitsOf(`    ${mmss(s.clock)}`)),
+    formatPacket(1, [0, 0, 0, 0, 0, 2, 0, 0]),
+    digitPacket(13, digitsOf(`${right(s.home, 2)}    ${right(s.away, 2)}`)),
+    digitPacket(14, digitsOf(` ${s.period}`)),
+    digitPacket(20, digitsOf(right(s.other ?? 0, 3)))
+  ].map((packet) => new Uint8Array(packet))
+
 const at = (i: number, s: Shown) => `--at=${i * 5 + 4}: home ${s.home} guest ${s.away} period ${s.period} clock ${s.clock}`
 
 describe("scorebridge learn --capture (offline, a real process)", () => {
@@ -102,6 +114,19 @@ describe("scorebridge learn --capture (offline, a real process)", () => {
     expect(run.code, run.stdout + run.stderr).toBe(0)
     const options = printedOptions(run.stdout)
     for (const shown of hockeyGame) expect(decodedFields("stramatel-452m", "handball", options, stramatelMoved(shown))).toEqual(asShown(shown))
+  })
+
+  it("finds a Colorado console's water polo score, period and clock by channel and digits in a capture", async () => {
+    const path = captureOf(gameChunks(coloradoWaterPolo, hockeyGame))
+    const run = await learn(["--protocol", "colorado-cts", "--capture", path, ...[1, 2, 4].map((i) => at(i, hockeyGame[i]!))])
+    expect(run.code, run.stdout + run.stderr).toBe(0)
+    const options = printedOptions(run.stdout)
+    expect(options).toMatchObject({ home: { channel: 13 }, away: { channel: 13 }, period: { channel: 14 }, gameClock: { channel: 1 } })
+    expect(run.stdout).toMatch(/^Checked: the adapter, with this block \(sport waterpolo\), reads every moment as noted\.$/mu)
+    // The console repeats a module before the adapter believes it: each moment's packets twice.
+    for (const shown of hockeyGame) {
+      expect(decodedFields("colorado-cts", "waterpolo", options, [...coloradoWaterPolo(shown), ...coloradoWaterPolo(shown)])).toEqual(asShown(shown))
+    }
   })
 
   it("exits 1 and says what would settle it when the moments cannot tell home from guest", async () => {

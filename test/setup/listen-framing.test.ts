@@ -61,12 +61,23 @@ describe("the setup page's listening step opens the console's framing", () => {
     })
   })
 
-  it("opens the court's own framing when its serial: block gives one, on the adapter itself", async () => {
+  it("opens a Colorado Time Systems console at its own 9600 8E1", () => {
+    expect(sourceOf({ protocol: "colorado-cts", sport: "swimming", link: { serial: { path: adapter } } }).source).toEqual({
+      _tag: "serial",
+      path: adapter,
+      baudRate: 9600,
+      dataBits: 8,
+      parity: "even",
+      stopBits: 1
+    })
+  })
+
+  it("opens the court's own framing when its serial: block gives one, else the console's, on the adapter itself", async () => {
     const body = { protocol: "fairplay-mp70", sport: "hockey", link: { serial: { path: adapter, baudRate: 2400, dataBits: 7, parity: "odd", stopBits: 2 } } }
     expect(sourceOf(body).source).toMatchObject({ baudRate: 2400, dataBits: 7, parity: "odd", stopBits: 2 })
     expect(await heldWhileListening(body)).toEqual({ speed: 2400, parodd: true, cstopb: true })
-    // Even after odd on the same adapter: the sense is replaced, so a session that ignored the parity would show odd.
-    const even = { protocol: "fairplay-mp70", sport: "hockey", link: { serial: { path: adapter, parity: "even" } } }
-    expect(await heldWhileListening(even)).toEqual({ speed: 9600, parodd: false, cstopb: false })
+    // Colorado's even parity after odd on the same adapter: the sense is replaced, so a session opened 8N1 would show odd.
+    const pool = { protocol: "colorado-cts", sport: "swimming", link: { serial: { path: adapter } } }
+    expect(await heldWhileListening(pool)).toEqual({ speed: 9600, parodd: false, cstopb: false })
   })
 })
