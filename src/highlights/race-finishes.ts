@@ -135,10 +135,11 @@ export class RaceFinishes {
       return
     }
     this.made.startedAt(estimate.value)
-    const numbers = numbersOf(board)
+    const joined = first.clockMs >= joinedAfterMs
+    const numbers = (joined ? this.made.numbersSince(estimate.value) : undefined) ?? numbersOf(board)
     this.race = {
       estimate,
-      lanes: new RaceLanes(this.shownBefore, first.clockMs >= joinedAfterMs),
+      lanes: new RaceLanes(this.shownBefore, joined),
       firstSeenAt: receivedAt,
       ...(numbers === undefined ? {} : { numbers }),
       finishes: []

@@ -26,6 +26,16 @@ export class MadeFinishes {
     this.made.push(finish)
   }
 
+  /**
+   * The event/heat of the race started at `startedAt`, as its finishes made before a restart carry
+   * them: the board may show the next race's by the time a restarted bridge joins the race.
+   */
+  numbersSince(startedAt: number): Pick<MadeFinish, "event" | "heat"> | undefined {
+    const ofRace = this.made.filter((made) => made.at >= startedAt && (made.event !== undefined || made.heat !== undefined))
+    const last = ofRace.sort((a, b) => a.at - b.at).at(-1)
+    return last === undefined ? undefined : { ...(last.event === undefined ? {} : { event: last.event }), ...(last.heat === undefined ? {} : { heat: last.heat }) }
+  }
+
   /** A race started: a finish made before it can no longer be confused with one of its touches. */
   startedAt(startedAt: number): void {
     this.made = this.made.filter((made) => made.at >= startedAt - sameTouchMs)
