@@ -130,8 +130,7 @@ export class RaceFinishes {
     const estimate = new StartEstimate(first, second)
     const last = this.race
     if (last !== undefined && Math.abs(estimate.value - last.estimate.value) <= sameStartMs) {
-      last.estimate.take(first)
-      last.estimate.take(second)
+      for (const sample of [first, second]) if (last.estimate.fits(sample)) last.estimate.take(sample)
       return
     }
     this.made.startedAt(estimate.value)
