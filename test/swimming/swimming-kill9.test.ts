@@ -25,6 +25,7 @@ describe("kill -9 of the daemon mid-heat (Colorado console over a pty)", () => {
     const stream = raceStream(heatForAKill, { seed: 12 })
     const truth = stream.finishes
     expect(truth).toHaveLength(8)
+    expect(new Set(truth.map((f) => `${f.event}/${f.heat}`)), "every finish heat 1's, the advance notwithstanding").toEqual(new Set(["12/1"]))
     const { pty, bridge, writer } = await startPtyBridge(res, "swimming", poolConsole, {
       process: true,
       place: { autoHighlights: [{ rule: "finish" }], clicks: { overlay: finishOverlay } }
