@@ -1,19 +1,12 @@
-import type { Finish, RaceBoard } from "../domain/race.ts"
+import type { RaceBoard } from "../domain/race.ts"
 import type { Reading } from "../domain/reading.ts"
+import { raceStartOf, racesOf } from "../timeline/finish-races.ts"
 import type { FinishSeen } from "./finish-log.ts"
 import type { Answer } from "./item-answer.ts"
 import type { FinishStatus, LastClick, RaceStatus } from "./status-snapshot.ts"
 
 /** Finishes on the card: a race of 8 lanes, whole. */
 export const finishesShown = 8
-
-// The tracker refines its start estimate by a few tenths at most; two races are minutes apart.
-const sameStartMs = 10_000
-
-const startOf = (finish: Finish) => finish.at - finish.timeMs
-
-const sameRace = (a: Finish, b: Finish) =>
-  Math.abs(startOf(a) - startOf(b)) <= sameStartMs && a.event === b.event && a.heat === b.heat
 
 const byPlace = (a: FinishSeen, b: FinishSeen) => a.finish.place - b.finish.place || a.finish.lane - b.finish.lane
 
@@ -24,13 +17,8 @@ const byPlace = (a: FinishSeen, b: FinishSeen) => a.finish.place - b.finish.plac
  * podium when only 8 fit; the race before stays below, under its own event and heat.
  */
 export const lastFinishes = (seen: ReadonlyArray<FinishSeen>): Array<FinishSeen & { readonly race: number }> => {
-  const races: Array<Array<FinishSeen>> = []
-  for (const s of seen) {
-    const race = races.find((r) => sameRace(r[0]!.finish, s.finish))
-    if (race === undefined) races.push([s])
-    else race.push(s)
-  }
-  races.sort((a, b) => startOf(b[0]!.finish) - startOf(a[0]!.finish))
+  const races = racesOf(seen, (s) => s.finish)
+  races.sort((a, b) => raceStartOf(b[0]!.finish) - raceStartOf(a[0]!.finish))
   return races.flatMap((race, i) => [...race].sort(byPlace).map((s) => ({ ...s, race: i }))).slice(0, finishesShown)
 }
 
@@ -64,7 +52,8 @@ const finishStatus = (s: FinishSeen & { readonly race: number }, clicks: Readonl
 
 /**
  * The race block of a place's card: the board's event, heat, clock and phase from the last
- * reading, and the last finishes; null unless that reading carries a race.
+ * reading, and the last finishes; null unless that reading carries a race. After a restart, until
+ * the board's first reading, the finishes rebuilt from the outbox are shown under `unread`.
  */
 export const raceStatus = (
   reading: Reading | null,
@@ -72,13 +61,18 @@ export const raceStatus = (
   clicks: ReadonlyMap<number, FinishClick>
 ): RaceStatus | null => {
   const race = reading?.race
-  if (race === undefined) return null
+  const finishes = lastFinishes(seen).map((s) => finishStatus(s, clicks))
+  if (race === undefined) {
+    return reading === null && finishes.length > 0
+      ? { event: null, heat: null, clock: null, phase: "unread", blanked: false, finishes }
+      : null
+  }
   return {
     event: race.event ?? null,
     heat: race.heat ?? null,
     clock: reading?.clock ?? null,
     phase: phaseOf(race),
     blanked: race.blanked === true,
-    finishes: lastFinishes(seen).map((s) => finishStatus(s, clicks))
+    finishes
   }
 }

@@ -2,6 +2,7 @@ import { Clock, Context, Effect, Layer, Option } from "effect"
 import type { OutboxReadError } from "../delivery/outbox.ts"
 import { ClipFollowUps, OutboxHealth, OutboxItems } from "../delivery/outbox.ts"
 import { RateBudget } from "../delivery/rate-budget.ts"
+import { ruleFamily } from "../domain/rule-catalog.ts"
 import { ActiveEvents } from "../events/active-events.ts"
 import { ServiceClient } from "../service/client.ts"
 import type { Timeline } from "../timeline/timeline-model.ts"
@@ -36,13 +37,24 @@ export class BridgeStatus extends Context.Service<BridgeStatus, {
   static readonly layer = (options: StatusOptions) => Layer.effect(BridgeStatus, make(options))
 }
 
-/** One tracker per place; after a restart each shows the last entry from the outbox, not "none yet". */
+/** Items read back at start for a pool's last finishes: several races' worth, as the finish store reads them. */
+const finishLookback = 100
+
+/**
+ * One tracker per place; after a restart each shows the last entry from the outbox, not "none
+ * yet", and a pool its last finishes with their clicks. An unreadable outbox leaves them out (the
+ * snapshot names it).
+ */
 const restoredTrackers = Effect.fnUntraced(function*(options: StatusOptions) {
   const outbox = yield* OutboxItems
   const trackers = new Map(options.places.map((p) => [p.key, new PlaceTracker(p.key)]))
-  for (const tracker of trackers.values()) {
-    const last = yield* outbox.lastOf(tracker.key, "score").pipe(Effect.orElseSucceed(() => Option.none()))
+  for (const place of options.places) {
+    const tracker = trackers.get(place.key)!
+    const last = yield* outbox.lastOf(place.key, "score").pipe(Effect.orElseSucceed(() => Option.none()))
     if (Option.isSome(last)) tracker.restore(last.value)
+    if (place.sport !== undefined && ruleFamily(place.sport) === "race") {
+      tracker.finishes.restore(yield* outbox.recent(place.key, finishLookback).pipe(Effect.orElseSucceed(() => [])))
+    }
   }
   return trackers
 })

@@ -102,12 +102,13 @@ function clipBadge(k) { return el("span", "pill " + (clipClass[k.outcome] || "bl
 function clipLink(k) { if (!k.videoURL || !/^https?:[/][/]/i.test(k.videoURL)) return null;
   var a = el("a", null, "open clip"); a.setAttribute("href", k.videoURL); a.setAttribute("target", "_blank"); a.setAttribute("rel", "noopener noreferrer"); return a; }
 function ordinal(n) { var t = n % 100; return n + (t >= 11 && t <= 13 ? "th" : ({ 1: "st", 2: "nd", 3: "rd" })[n % 10] || "th"); }
-var phaseWords = { waiting: ["WAITING FOR THE START", "neutral"], running: ["RACING", "blue"], blank: ["CLOCK BLANK", "warn"] };
+var phaseWords = { waiting: ["WAITING FOR THE START", "neutral"], running: ["RACING", "blue"], blank: ["CLOCK BLANK", "warn"], unread: ["BOARD NOT READ YET", "neutral"] };
 function eventHeat(event, heat) { return [event === null ? null : "Event " + event, heat === null ? null : "Heat " + heat].filter(Boolean).join(" · "); }
 // The race as the board shows it now: the running clock large, the event and heat, the phase.
 function raceView(race) { var v = el("span"); v.setAttribute("data-race", race.phase);
   var c = el("span", "score", race.clock === null ? "—" : race.clock); c.setAttribute("data-race-clock", ""); v.appendChild(c);
-  var eh = el("span", null, (eventHeat(race.event, race.heat) || "no event or heat shown") + " "); eh.setAttribute("data-race-event", ""); v.appendChild(eh);
+  // Not read since a restart: the board's event and heat are not known, not "none shown".
+  var eh = el("span", null, (eventHeat(race.event, race.heat) || (race.phase === "unread" ? "" : "no event or heat shown")) + " "); eh.setAttribute("data-race-event", ""); v.appendChild(eh);
   var ph = phaseWords[race.phase] || [race.phase, "neutral"], pill = el("span", "pill " + ph[1], ph[0]); pill.setAttribute("data-race-phase", ""); v.appendChild(pill);
   if (race.blanked) v.appendChild(el("span", "pill warn", "BOARD BLANKED")); return v; }
 // What became of a finish's click: its clip when followed, else the service's answer.

@@ -63,8 +63,11 @@ export interface RaceStatus {
   readonly heat: number | null
   /** The running clock as shown ("1:02.3"); null while its module is blank. */
   readonly clock: string | null
-  /** `waiting`: the clock shows its reset (before the start, or after the race); `running`: it counts; `blank`: not shown. */
-  readonly phase: "waiting" | "running" | "blank"
+  /**
+   * `waiting`: the clock shows its reset (before the start, or after the race); `running`: it counts; `blank`: not shown;
+   * `unread`: no reading of the board since the bridge started (the finishes are the outbox's, from before).
+   */
+  readonly phase: "waiting" | "running" | "blank" | "unread"
   /** The console's blank mode: lanes sent blank while the clock runs on. */
   readonly blanked: boolean
   /** The last finishes, at most 8: the newest race first, each race by place, as a results list reads. */
@@ -90,7 +93,7 @@ export interface PlaceStatus {
   readonly lastReading: Reading | null
   /** The last reading in words, e.g. "25–23 · set 3", or "Event 12 · Heat 3 · 1:02.3" for a race. */
   readonly lastReadingText: string | null
-  /** Null unless the last reading carries a race (a timing console). */
+  /** Null unless the last reading carries a race (a timing console), or, before the first reading, finishes were made before a restart. */
   readonly race: RaceStatus | null
   readonly decoder: DecoderStats
   readonly lastEntry: LastEntry | null

@@ -1,12 +1,14 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Effect } from "effect"
+import { Effect, Layer } from "effect"
 import { TestClock } from "effect/testing"
 import { BridgeEvents, type BridgeEvent } from "../../src/bus/bridge-events.ts"
 import type { Finish } from "../../src/domain/race.ts"
+import { Outbox } from "../../src/delivery/outbox.ts"
 import { BridgeStatus, type StatusOptions } from "../../src/status/status-model.ts"
 import type { FinishStatus, PlaceStatus, StatusSnapshot } from "../../src/status/status-snapshot.ts"
 import { tempDir } from "../../scripts/support/temp-dir.ts"
 import { wholeOutbox } from "../support/whole-outbox.ts"
+import { clickPayload } from "../support/outbox-payloads.ts"
 import { clipsModelLayer, settleClick } from "./clips-model.ts"
 import { parsePrometheus, valueOf } from "./prometheus-text.ts"
 import { finish, finishClick, finishEvent, raceReading } from "./race-events.ts"
@@ -138,6 +140,54 @@ describe("the status card of a pool", () => {
       assert.strictEqual(shown.answer?.state, "delivered")
       assert.strictEqual(shown.clip?.outcome, null)
     }).pipe(Effect.provide(clipsModelLayer(tempDir("status-race"), options, 10_000))))
+
+  it.effect("after a restart, lists the last finishes the outbox holds clicks of, with their answers and clips, before and after the board's first reading", () =>
+    Effect.gen(function*() {
+      yield* TestClock.setTime(t0)
+      const directory = tempDir("status-race")
+      const earlier = [finish(2, 1, "29.10", 29_100, previousStart, { event: 11, heat: 1 }), finish(6, 2, "1:00.55", 60_550, previousStart, { event: 11, heat: 1 })]
+      const last = [finish(4, 1, "28.91", 28_910, start), finish(5, 2, "29.40", 29_400, start), finish(3, 3, "30.02", 30_020, start)]
+      // Before the restart: the rule's clicks in the outbox, settled as the scheduler and the clip follower left them.
+      const ids = yield* Effect.gen(function*() {
+        for (const f of earlier) yield* queued(f, "accepted")
+        const won = yield* queued(last[0]!, "accepted")
+        yield* settleClick(won, "clip-ready", { angles: 2, videoURL, readyAt: last[0]!.at + 12_000 })
+        const silver = yield* queued(last[1]!, "accepted")
+        const bronze = yield* queued(last[2]!, "dead")
+        // A press after the race: a click, but no finish.
+        yield* (yield* wholeOutbox).append({ place: "pool", kind: "click", payload: clickPayload(start + 50_000, { team: "none" }), createdAt: start + 50_000 })
+        return [won, silver, bronze]
+      }).pipe(Effect.provide(Layer.merge(Outbox.layer({ stateDirectory: directory, followUps: { firstReadAfterMs: 10_000 } }), BridgeEvents.layer)))
+
+      // The status model started again on that outbox: no Finish event on the bus, no reading yet.
+      yield* Effect.gen(function*() {
+        const restored = yield* until("the finishes made before the restart", (p) => p.race?.finishes.length === 5 ? p.race : undefined)
+        assert.deepInclude(restored, { event: null, heat: null, clock: null, phase: "unread", blanked: false })
+        assert.deepStrictEqual(lanes(restored.finishes), [
+          [0, 1, 4, "28.91"], [0, 2, 5, "29.40"], [0, 3, 3, "30.02"],
+          [1, 1, 2, "29.10"], [1, 2, 6, "1:00.55"]
+        ])
+        const [won, silver, bronze] = restored.finishes
+        assert.deepInclude(won!, { event: 12, heat: 3, at: last[0]!.at, timeMs: 28_910, clickItemId: ids[0]! })
+        assert.deepInclude(won!.clip!, { itemId: ids[0]!, outcome: "clip-ready", text: "clip ready in 12 s, 2 angles", videoURL })
+        assert.include(silver!.clip!.text, "waiting for its clip")
+        assert.deepInclude(bronze!.answer!, { state: "dead", detail: "HTTP 400: window outside the event" })
+        assert.deepInclude(restored.finishes[4]!, { timeMs: 60_550, at: earlier[1]!.at })
+        // Finishes read since the start are counted; the outbox's are not read again.
+        assert.strictEqual(yield* finishesCounted, 0)
+
+        // The board read: its race line, the finishes stay; the tracker's Finish of a click the card has is the same swimmer.
+        yield* publish(raceReading("pool", t0, { clock: "0.0", clockMs: 0, event: 12, heat: 4 }))
+        yield* publish(finishEvent("pool", last[0]!, ids[0]!))
+        const next = finish(7, 1, "27.50", 27_500, start + 4 * 60_000, { event: 12, heat: 4 })
+        yield* publish(finishEvent("pool", next))
+        const read = yield* until("the next race's finish", (p) => p.race?.finishes[0]?.lane === 7 ? p.race : undefined)
+        assert.deepInclude(read, { event: 12, heat: 4, clock: "0.0", phase: "waiting" })
+        assert.deepStrictEqual(lanes(read.finishes), [
+          [0, 1, 7, "27.50"], [1, 1, 4, "28.91"], [1, 2, 5, "29.40"], [1, 3, 3, "30.02"], [2, 1, 2, "29.10"], [2, 2, 6, "1:00.55"]
+        ])
+      }).pipe(Effect.provide(clipsModelLayer(directory, options, 10_000)))
+    }))
 
   it.effect("has its finish counter at 0 before the first finish, and no race block before a reading carries one", () =>
     Effect.gen(function*() {
