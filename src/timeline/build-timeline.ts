@@ -1,6 +1,8 @@
 import type { FollowUp } from "../domain/follow-up.ts"
 import type { OutboxItem } from "../delivery/outbox.ts"
+import { ruleFamily } from "../domain/rule-catalog.ts"
 import { currentEvent } from "./current-event.ts"
+import { raceSpans } from "./finish-races.ts"
 import { highlightMarks } from "./highlight-marks.ts"
 import { scoreBacklog } from "./score-backlog.ts"
 import { scoreSeries, scoreShape } from "./score-series.ts"
@@ -27,7 +29,9 @@ export const buildTimeline = (input: TimelineInput): Timeline => {
   const shape = scoreShape(input.sport, scores)
   const series = scoreSeries(shape, input.sport, scores)
   const highlights = highlightMarks(items.filter((item) => item.kind === "click"), input.recent.filter((item) => item.kind === "undo"), input.followUps)
-  const times = [...series.segments.flatMap((s) => s.points.map((p) => p.at)), ...highlights.map((h) => h.at)]
+  // A pool's finishes say when each race started: its band begins there, on the axis too.
+  const races = input.sport !== null && ruleFamily(input.sport) === "race" && scores.length === 0 ? raceSpans(highlights) : null
+  const times = [...series.segments.flatMap((s) => s.points.map((p) => p.at)), ...highlights.map((h) => h.at), ...(races ?? []).map((r) => r.from)]
   const first = times.length === 0 ? 0 : Math.min(...times)
   const last = times.length === 0 ? 0 : Math.max(...times)
   const span = Math.max(last - first, shortestSpanMs)
@@ -55,6 +59,7 @@ export const buildTimeline = (input: TimelineInput): Timeline => {
     highlights: highlights.sort((a, b) => a.at - b.at || a.itemId - b.itemId),
     backlog: scoreBacklog(scores),
     scoreText: series.scoreText,
-    yMax: series.yMax
+    yMax: series.yMax,
+    races
   }
 }

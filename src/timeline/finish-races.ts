@@ -1,3 +1,5 @@
+import type { HighlightMark, RaceSpan } from "./timeline-model.ts"
+
 /**
  * Which finishes swam in one race. A finish carries its touch (`at`: the race's start plus its
  * time) and the event/heat of its race's start, not the race itself: the start is the touch less
@@ -40,4 +42,18 @@ export const racesOf = <T>(items: ReadonlyArray<T>, touchOf: (item: T) => RaceTo
     else race.push(item)
   }
   return races
+}
+
+/** The races of a pool's finish marks, oldest first; a time the board never shows counts as 0 (the race then starts at the touch). */
+export const raceSpans = (highlights: ReadonlyArray<HighlightMark>): ReadonlyArray<RaceSpan> => {
+  const touches = highlights.flatMap((h) =>
+    h.finish === null ? [] : [{ at: h.at, timeMs: finishTimeMs(h.finish.time) ?? 0, event: h.finish.event, heat: h.finish.heat }]
+  )
+  return racesOf([...touches].sort((a, b) => a.at - b.at), (t) => t).map((race) => ({
+    event: race[0]!.event ?? null,
+    heat: race[0]!.heat ?? null,
+    from: Math.min(...race.map(raceStartOf)),
+    to: Math.max(...race.map((t) => t.at)),
+    finishes: race.length
+  })).sort((a, b) => a.from - b.from)
 }

@@ -41,13 +41,15 @@ export const clipLink = (h: HighlightMark): string | undefined => {
 }
 
 /**
- * One highlight at (cx, cy): its shape in its state's colour, a dotted line down to `bottom`, a
- * strike when undone, its tooltip; a mark whose clip is ready is a link that opens the clip.
+ * One highlight at (cx, cy): its shape in its state's colour, a dotted line down to `bottom` (none
+ * when null), a strike when undone, its tooltip; a mark whose clip is ready is a link that opens the clip.
  */
-export const markSvg = (tl: Timeline, h: HighlightMark, cx: number, cy: number, bottom: number, timeZone: string | undefined): string => {
+export const markSvg = (tl: Timeline, h: HighlightMark, cx: number, cy: number, bottom: number | null, timeZone: string | undefined): string => {
   const style = highlightStyle[h.state]
   const merged = h.state === "merged"
-  const guide = tag("line", { x1: cx, x2: cx, y1: cy + (merged ? 4 : 7), y2: bottom, stroke: style.line ?? style.fill, "stroke-opacity": 0.45, "stroke-dasharray": "2 3" })
+  const guide = bottom === null
+    ? ""
+    : tag("line", { x1: cx, x2: cx, y1: cy + (merged ? 4 : 7), y2: bottom, stroke: style.line ?? style.fill, "stroke-opacity": 0.45, "stroke-dasharray": "2 3" })
   const strike = h.state === "undone" ? tag("line", { x1: cx - 5, y1: cy + 5, x2: cx + 5, y2: cy - 5, stroke: "#1e293b", "stroke-width": 1.8 }) : ""
   const href = clipLink(h)
   const mark = tag("g", {
@@ -66,7 +68,8 @@ export const markSvg = (tl: Timeline, h: HighlightMark, cx: number, cy: number, 
     "data-finish-lane": h.finish?.lane,
     "data-finish-place": h.finish?.place,
     "data-finish-time": h.finish?.time,
-    "data-x": cx
+    "data-x": cx,
+    "data-y": cy
   }, tag("title", {}, escapeXml(markTitle(tl, h, timeZone))) + guide + markShape(h.kind, cx, cy, style.fill, style.stroke, merged ? mergedScale : 1, style.ring) + strike)
   return href === undefined ? mark : tag("a", { href, target: "_blank", rel: "noopener noreferrer", "data-clip-link": h.itemId }, mark)
 }

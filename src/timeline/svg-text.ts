@@ -56,3 +56,22 @@ export const tag = (
 
 /** Coordinates to a tenth of a pixel: plenty for the eye, and a much smaller document. */
 export const round = (n: number): number => Math.round(n * 10) / 10
+
+/** Ink for text: slate 900, readable on the picture's white and its pale bands. */
+export const ink = "#0f172a"
+export const muted = "#64748b"
+
+/** A line of text at (x, y), escaped; `more` adds or overrides attributes (fill, anchor, data-*). */
+export const text = (x: number, y: number, size: number, content: string, more: Readonly<Record<string, string | number | undefined>> = {}) =>
+  tag("text", { x, y, "font-size": size, fill: ink, ...more }, escapeXml(content))
+
+/** Lines of `parts` joined by " · ", wrapped at `maxWidth`. */
+export const wrap = (parts: ReadonlyArray<string>, maxWidth: number, size: number): Array<string> => {
+  const lines: Array<string> = []
+  for (const part of parts) {
+    const line = lines.at(-1)
+    if (line !== undefined && textWidth(`${line} · ${part}`, size) <= maxWidth) lines[lines.length - 1] = `${line} · ${part}`
+    else lines.push(fitText(part, maxWidth, size))
+  }
+  return lines
+}

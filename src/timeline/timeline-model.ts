@@ -119,6 +119,17 @@ export interface ScoreBacklog {
   readonly oldestPendingAt: number | null
 }
 
+/** One race on a pool's timeline, from its finishes: its start (a touch less its time) to its last touch. */
+export interface RaceSpan {
+  /** The event and heat of its start, as its finishes carry them; null when the board showed none. */
+  readonly event: number | null
+  readonly heat: number | null
+  readonly from: number
+  readonly to: number
+  /** Its finishes on the timeline (the clicks the `finish` rule made). */
+  readonly finishes: number
+}
+
 export interface Timeline {
   readonly place: { readonly key: string; readonly name: string }
   readonly sport: string | null
@@ -138,4 +149,10 @@ export interface Timeline {
   readonly scoreText: { readonly home: string; readonly away: string } | null
   /** The largest value the y axis must reach. */
   readonly yMax: number
+  /**
+   * A pool with no score entry in the event (a race sport, team scores not configured): its races,
+   * the finishes drawn by place along the time axis, no score rows or axis. Null: the score chart
+   * (any other sport, or a dual meet whose team scores are sent).
+   */
+  readonly races: ReadonlyArray<RaceSpan> | null
 }

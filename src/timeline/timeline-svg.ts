@@ -1,10 +1,12 @@
-import { clockLabel, scoreTicks, timeTicks } from "./time-ticks.ts"
+import { clockLabel, scoreTicks } from "./time-ticks.ts"
 import type { ScoreBacklog, ScorePoint, Timeline } from "./timeline-model.ts"
 import { scoreStateStyle, teamColour, tieBreakColour } from "./timeline-palette.ts"
-import { escapeXml, fitText, tag, textWidth } from "./svg-text.ts"
+import { escapeXml, fitText, ink, muted, tag, text, textWidth, wrap } from "./svg-text.ts"
+import { timeAxisSvg } from "./time-axis-svg.ts"
 import { legendSvg } from "./timeline-legend.ts"
 import { markSvg } from "./mark-svg.ts"
 import { finishLabels } from "./finish-labels.ts"
+import { finishSummarySvg, raceChartSvg } from "./race-chart-svg.ts"
 
 export interface SvgOptions {
   /** Layout width in CSS pixels: text stays at its size, the time axis stretches. */
@@ -16,8 +18,6 @@ export interface SvgOptions {
 export const svgWidths = { min: 320, max: 1600, default: 720 } as const
 
 const pad = 10
-const ink = "#0f172a"
-const muted = "#64748b"
 const fonts = "DejaVu Sans, system-ui, -apple-system, Segoe UI, Roboto, Arial, sans-serif"
 
 /** Vertical layout of the chart, top to bottom. */
@@ -42,9 +42,6 @@ const stripHeight = 56
 const mergedOffset = { home: -11, none: -11, away: 11 } as const
 const rugHeight = 8
 
-const text = (x: number, y: number, size: number, content: string, more: Readonly<Record<string, string | number | undefined>> = {}) =>
-  tag("text", { x, y, "font-size": size, fill: ink, ...more }, escapeXml(content))
-
 const header = (tl: Timeline, width: number): { readonly svg: string; readonly height: number } => {
   const inner = width - 2 * pad
   const title = text(pad, 19, 15, fitText(tl.place.name, inner, 15, true), { "font-weight": 700, "data-title": "" })
@@ -60,6 +57,8 @@ const header = (tl: Timeline, width: number): { readonly svg: string; readonly h
       text(width - pad, baseline, 14, score, { "font-weight": 700, "text-anchor": "end", "data-team-score": team })
     ].join(""))
   }
+  // A pool without team scores has no teams to name: its races are the picture.
+  if (tl.races !== null) return { svg: title + subtitle, height: 44 }
   return { svg: title + subtitle + teamRow("home", 58) + teamRow("away", 77), height: 86 }
 }
 
@@ -202,34 +201,6 @@ const highlightMarks = (tl: Timeline, f: Frame, timeZone: string | undefined): s
   return strip + rows + marks + labels
 }
 
-const timeAxis = (tl: Timeline, f: Frame, timeZone: string | undefined): string => {
-  const labelWidth = textWidth("00:00", 10.5) + 14
-  const { step, ticks } = timeTicks(tl.from, tl.to, ((tl.to - tl.from) * labelWidth) / (f.right - f.left))
-  const withSeconds = step < 60_000
-  return ticks.flatMap((t) => {
-    const x = f.x(t)
-    const label = clockLabel(t, withSeconds, timeZone)
-    const half = textWidth(label, 10.5) / 2
-    // A label that would stick out of the picture is left out; its tick stays.
-    const shown = x - half >= 2 && x + half <= f.right + pad - 2
-    return [tag("g", { "data-tick": "", "data-at": t, "data-x": x }, [
-      tag("line", { x1: x, x2: x, y1: f.rugTop + rugHeight, y2: f.rugTop + rugHeight + 4, stroke: muted }),
-      shown ? text(x, f.axisBaseline, 10.5, label, { "text-anchor": "middle", fill: muted }) : ""
-    ].join(""))]
-  }).join("")
-}
-
-/** Lines of `parts` joined by " · ", wrapped at `maxWidth`. */
-const wrap = (parts: ReadonlyArray<string>, maxWidth: number, size: number): Array<string> => {
-  const lines: Array<string> = []
-  for (const part of parts) {
-    const line = lines.at(-1)
-    if (line !== undefined && textWidth(`${line} · ${part}`, size) <= maxWidth) lines[lines.length - 1] = `${line} · ${part}`
-    else lines.push(fitText(part, maxWidth, size))
-  }
-  return lines
-}
-
 const backlogText = (backlog: ScoreBacklog, width: number, top: number, timeZone: string | undefined) => {
   const parts = [
     `Scores: ${backlog.delivered} delivered`,
@@ -255,42 +226,62 @@ const defs = tag("defs", {}, tag("pattern", { id: "tie-break", width: 6, height:
   tag("rect", { width: 6, height: 6, fill: tieBreakColour, "fill-opacity": 0.12 }) +
   tag("line", { x1: 0, y1: 0, x2: 0, y2: 6, stroke: tieBreakColour, "stroke-width": 2.2, "stroke-opacity": 0.5 })))
 
+/** The score chart under the header: periods, tie-breaks, score lines, the delivery strip, the highlights, the backlog, the legend. */
+const scoreChart = (tl: Timeline, width: number, top: number, timeZone: string | undefined) => {
+  const f = frameOf(tl, width, top + 4)
+  const chart = tag("g", { "data-chart": "" }, [
+    periodBands(tl, f),
+    tieBreaks(tl, f),
+    scoreAxis(tl, f, width < 520),
+    scoreLines(tl, f),
+    deliveryRug(tl, f),
+    highlightMarks(tl, f, timeZone),
+    timeAxisSvg(tl, { x: f.x, left: f.left, right: f.right, tickTop: f.rugTop + rugHeight, baseline: f.axisBaseline }, pad, timeZone)
+  ].join(""))
+  const backlog = backlogText(tl.backlog, width, f.bottom, timeZone)
+  const legend = legendSvg(tl, width, pad, f.bottom + backlog.height)
+  return { svg: chart + backlog.svg + legend.svg, bottom: f.bottom + backlog.height + legend.height }
+}
+
+/** A pool's chart under the header (no team scores): races and finishes by place, their summary, the legend. */
+const raceChart = (tl: Timeline, width: number, top: number, timeZone: string | undefined) => {
+  const chart = raceChartSvg(tl, width, pad, top + 4, timeZone)
+  const summary = finishSummarySvg(tl, width, pad, chart.bottom)
+  const legend = legendSvg(tl, width, pad, chart.bottom + summary.height)
+  return { svg: chart.svg + summary.svg + legend.svg, bottom: chart.bottom + summary.height + legend.height }
+}
+
+const emptyWords = (tl: Timeline) =>
+  tl.races === null ? "No score entry or highlight yet for this event." : "No finish or click yet for this event."
+
+const describe = (tl: Timeline) => {
+  const finishes = tl.races?.reduce((n, r) => n + r.finishes, 0)
+  return tl.races === null
+    ? `Timeline of ${tl.place.name}: ${tl.teams.home} vs ${tl.teams.away}`
+    : `Timeline of ${tl.place.name}: ${finishes} ${finishes === 1 ? "finish" : "finishes"} in ${tl.races.length} ${tl.races.length === 1 ? "race" : "races"}`
+}
+
 /**
  * The timeline as a standalone SVG document: no script, nothing loaded from elsewhere (a ready
  * clip's mark only links to it), every text escaped. Elements that carry meaning have data-*
- * attributes (kind, rule, state, period, times in ms) so the picture can be checked, not only
- * looked at.
+ * attributes (kind, rule, state, period, race, times in ms) so the picture can be checked, not
+ * only looked at. A pool without team scores (`races`) is drawn as its finishes by place.
  */
 export const timelineSvg = (tl: Timeline, options: SvgOptions = {}): string => {
   const width = Math.min(Math.max(Math.round(options.width ?? svgWidths.default), svgWidths.min), svgWidths.max)
-  const narrow = width < 520
   const head = header(tl, width)
   const parts: Array<string> = [tag("rect", { width, height: "100%", fill: "#ffffff" }), head.svg]
   let bottom = head.height
   if (tl.segments.length === 0 && tl.highlights.length === 0) {
-    parts.push(text(pad, bottom + 24, 13, fitText("No score entry or highlight yet for this event.", width - 2 * pad, 13), { fill: muted, "data-empty": "" }))
+    parts.push(text(pad, bottom + 24, 13, fitText(emptyWords(tl), width - 2 * pad, 13), { fill: muted, "data-empty": "" }))
     bottom += 40
   } else {
-    const f = frameOf(tl, width, bottom + 4)
-    parts.push(
-      tag("g", { "data-chart": "" }, [
-        periodBands(tl, f),
-        tieBreaks(tl, f),
-        scoreAxis(tl, f, narrow),
-        scoreLines(tl, f),
-        deliveryRug(tl, f),
-        highlightMarks(tl, f, options.timeZone),
-        timeAxis(tl, f, options.timeZone)
-      ].join(""))
-    )
-    const backlog = backlogText(tl.backlog, width, f.bottom, options.timeZone)
-    parts.push(backlog.svg)
-    const legend = legendSvg(tl, width, pad, f.bottom + backlog.height)
-    parts.push(legend.svg)
-    bottom = f.bottom + backlog.height + legend.height
+    const chart = (tl.races === null ? scoreChart : raceChart)(tl, width, bottom, options.timeZone)
+    parts.push(chart.svg)
+    bottom = chart.bottom
   }
   const height = Math.ceil(bottom + 6)
-  const description = `Timeline of ${tl.place.name}: ${tl.teams.home} vs ${tl.teams.away}`
+  const description = describe(tl)
   return `<?xml version="1.0" encoding="UTF-8"?>\n` + tag("svg", {
     xmlns: "http://www.w3.org/2000/svg",
     width,
@@ -303,6 +294,7 @@ export const timelineSvg = (tl: Timeline, options: SvgOptions = {}): string => {
     "data-event": tl.eventKey ?? undefined,
     "data-sport": tl.sport ?? undefined,
     "data-shape": tl.shape,
+    "data-layout": tl.races === null ? "scores" : "races",
     "data-from": tl.from,
     "data-to": tl.to
   }, tag("title", {}, escapeXml(description)) + defs + parts.join("")) + "\n"

@@ -101,6 +101,13 @@ describe("a pool's card on the status server", () => {
     expect(polo!.lastReadingText).toBe("6:41")
     expect(polo!.lastReading!.shown).toEqual([{ label: "channel 13", text: "  0 0  0" }, { label: hostileLabel, text: "<i>1</i>" }])
 
+    // The pool's timeline: its finishes by place, no Home/Away rows or score backlog; the water polo court keeps its score chart.
+    const poolTimeline = (await get(`${url}/places/pool/timeline.svg?width=390`)).body
+    expect(poolTimeline).toContain('data-layout="races"')
+    expect(poolTimeline).toMatch(/data-finish-label="\d+">L4</u)
+    expect(poolTimeline).not.toMatch(/data-team-row|Scores: /u)
+    expect((await get(`${url}/places/polo/timeline.svg?width=390`)).body).toContain('data-layout="scores"')
+
     const text = (await get(`${url}/metrics`)).body
     const metrics = parsePrometheus(text)
     expect(metrics.get("scorebridge_finishes_total")?.type).toBe("counter")
@@ -152,6 +159,14 @@ describe("a pool's card on the status server", () => {
       await page.screenshot({ path: join(artifacts, "status-race.png"), fullPage: true })
       expect(statSync(join(artifacts, "status-race.png")).size).toBeGreaterThan(10_000)
       await page.setViewportSize({ width: 390, height: 844 })
+      // The timeline is fetched again for the phone's width at the page's next refresh: the screenshot shows that one.
+      await eventually("the pool's timeline drawn for the phone", async () => {
+        const shown = await pool.locator("img[data-timeline]").evaluate((e) => {
+          const i = e as unknown as { complete: boolean; naturalWidth: number }
+          return i.complete && i.naturalWidth > 0 && i.naturalWidth <= 400
+        })
+        return shown ? true : undefined
+      }, { timeoutMs: 10_000 })
       await page.screenshot({ path: join(artifacts, "status-race-phone.png"), fullPage: true })
 
       // The operator resets the clock: waiting for the next start, the race's finishes stay.

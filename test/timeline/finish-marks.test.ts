@@ -27,7 +27,8 @@ const marks = (svg: string) =>
   new Map([...svg.matchAll(/<g data-mark=""([^>]*)><title>([^<]*)<\/title>/gu)].map((m) => [Number(/data-item="(\d+)"/u.exec(m[1]!)![1]), { attrs: m[1]!, title: m[2]! }]))
 
 const labels = (svg: string) =>
-  [...svg.matchAll(/<text x="([\d.]+)"[^>]*data-finish-label="(\d+)">([^<]*)<\/text>/gu)].map((m) => ({ x: Number(m[1]), item: Number(m[2]), text: m[3]! }))
+  [...svg.matchAll(/<text x="([\d.]+)" y="([\d.]+)"[^>]*data-finish-label="(\d+)">([^<]*)<\/text>/gu)]
+    .map((m) => ({ x: Number(m[1]), y: Number(m[2]), item: Number(m[3]), text: m[4]! }))
 
 describe("a finish on the timeline", () => {
   it("says 1st, 2nd, 3rd, 4th … 11th, 12th, 21st", () => {
@@ -54,23 +55,57 @@ describe("a finish on the timeline", () => {
     expect(marks(svg).get(press.id)!.attrs).not.toContain("data-finish")
     expect(marks(svg).get(press.id)!.title).toMatch(/^press · no team · /u)
     expect(svg).toContain('data-legend-item="finish"')
-    expect(svg).toContain("L4 · 1st: a finish&#39;s lane and place (its time in the tooltip)")
+    expect(svg).toContain("a finish (its time in the tooltip)")
   })
 
-  it("is labelled with its lane and place, the best places first, never two labels over each other", () => {
+  it("at a pool, is labelled with its lane on its place's row, never over another label or mark of the row, whatever the width", () => {
     const log = new ItemLog("pool", "meet-1")
     const first = race(log, start)
     const second = race(log, start + 8 * 60_000, 13, 1)
     for (const width of [390, 720, 1600]) {
-      const shown = labels(timelineSvg(buildTimeline(pool(log)), { width, timeZone: "UTC" }))
+      const svg = timelineSvg(buildTimeline(pool(log)), { width, timeZone: "UTC" })
+      const shown = labels(svg)
+      const rowOf = new Map([...marks(svg)].map(([item, m]) => [item, Number(/data-y="([\d.]+)"/u.exec(m.attrs)![1])]))
+      const xOf = new Map([...marks(svg)].map(([item, m]) => [item, Number(/data-x="([\d.]+)"/u.exec(m.attrs)![1])]))
+      // Both races' winners, whatever the width: "L4" on the 1st row, beside its own mark.
+      const winners = [first[0]!.item.id, second[0]!.item.id]
+      expect(shown.filter((l) => winners.includes(l.item)).map((l) => l.text)).toEqual(["L4", "L4"])
+      for (const l of shown) {
+        const f = [...first, ...second].find((s) => s.item.id === l.item)!.f
+        expect(l.text).toBe(`L${f.lane}`)
+        expect(Math.abs(l.y - 3.5 - rowOf.get(l.item)!)).toBeLessThan(0.2)
+        const w = textWidth(l.text, 10, true)
+        expect([l.x >= 0, l.x + w <= width]).toEqual([true, true])
+        // Clear of every other mark on its row (a mark is 15 px wide), and of every other label there.
+        for (const [item, x] of xOf) {
+          if (item !== l.item && rowOf.get(item) === rowOf.get(l.item)) expect(l.x + w < x - 7.5 || l.x > x + 7.5, `L${f.lane} clear of #${item}`).toBe(true)
+        }
+        for (const o of shown) if (o !== l && o.y === l.y) expect(l.x + w < o.x || o.x + textWidth(o.text, 10, true) < l.x).toBe(true)
+      }
+      expect(shown.length).toBeGreaterThanOrEqual(width === 390 ? 8 : 16)
+    }
+  })
+
+  it("in a dual meet (team scores sent), is labelled with its lane and place above the no-team row, the best places first, never two labels over each other", () => {
+    const log = new ItemLog("pool", "meet-1")
+    log.score({ timeStamp: start - 60_000, left: 0, right: 0, period: 1 })
+    const first = race(log, start)
+    const second = race(log, start + 8 * 60_000, 13, 1)
+    log.score({ timeStamp: start + 9 * 60_000, left: 5, right: 3, period: 1 })
+    for (const width of [390, 720, 1600]) {
+      const svg = timelineSvg(buildTimeline(pool(log)), { width, timeZone: "UTC" })
+      expect(svg).toContain('data-layout="scores"')
+      const shown = labels(svg)
       // Both races' winners, whatever the width: the touches of a race crowd, its winner is named.
       expect(shown.filter((l) => l.text === "L4 · 1st").map((l) => l.item).sort()).toEqual([first[0]!.item.id, second[0]!.item.id].sort())
       const spans = shown.map((l) => [l.x - textWidth(l.text, 10, true) / 2, l.x + textWidth(l.text, 10, true) / 2] as const).sort((a, b) => a[0] - b[0])
       for (let i = 1; i < spans.length; i++) expect(spans[i]![0]).toBeGreaterThan(spans[i - 1]![1])
       for (const [from, to] of spans) expect([from >= 0, to <= width]).toEqual([true, true])
+      expect(svg).toContain("L4 · 1st: a finish&#39;s lane and place (its time in the tooltip)")
     }
     // A race alone on the axis (60 s shown at least): its touches a second apart, more of them fit.
     const one = new ItemLog("pool", "meet-1")
+    one.score({ timeStamp: start, left: 1, right: 0, period: 1 })
     race(one, start)
     const wide = labels(timelineSvg(buildTimeline(pool(one)), { width: 1600, timeZone: "UTC" })).map((l) => l.text)
     expect(wide[0]).toBe("L4 · 1st")

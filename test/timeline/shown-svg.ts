@@ -39,6 +39,10 @@ export interface ShownSvg {
   /** Score grid lines: the value and the y it is drawn at. */
   readonly yGrid: ReadonlyArray<{ readonly value: number; readonly y: number }>
   readonly lines: ReadonlyArray<{ readonly team: string; readonly set: number; readonly box: Box }>
+  /** A pool's chart: each place's row (its line's y), the lane labels beside the finishes, the races' names. */
+  readonly placeRows: ReadonlyArray<{ readonly place: number; readonly y: number; readonly label: Box }>
+  readonly finishLabels: ReadonlyArray<{ readonly item: number; readonly text: string; readonly box: Box }>
+  readonly raceLabels: ReadonlyArray<{ readonly text: string; readonly box: Box }>
 }
 
 // Runs in the page (the project's TypeScript has no DOM types): plain JavaScript.
@@ -63,6 +67,9 @@ const inspect = `(() => {
     rug: all("[data-score-state]").map((r) => ({ state: r.dataset.scoreState, at: Number(r.dataset.at), x: box(r).cx })),
     yGrid: all("[data-y-grid]").map((l) => ({ value: Number(l.dataset.yGrid), y: box(l).cy })),
     lines: all("path[data-team]").map((p) => ({ team: p.dataset.team, set: Number(p.dataset.set), box: box(p) })),
+    placeRows: all("[data-place-row]").map((l) => ({ place: Number(l.dataset.placeRow), y: box(l).cy, label: box(svg.querySelector('[data-place-tick="' + l.dataset.placeRow + '"]')) })),
+    finishLabels: all("[data-finish-label]").map((t) => ({ item: Number(t.dataset.finishLabel), text: t.textContent, box: box(t) })),
+    raceLabels: all("[data-race-label]").map(labelled),
     teamRows: all("[data-team-row]").map((g) => ({ team: g.dataset.teamRow, name: box(g.querySelector("[data-team-name]")), score: box(g.querySelector("[data-team-score]")) }))
   }
 })()`

@@ -9,6 +9,8 @@ import { timelineSvg } from "../../src/timeline/timeline-svg.ts"
 import { resources } from "../scoreboard/harness.ts"
 import { launchChromium, withoutChromium } from "../status/chromium.ts"
 import { basketballQuarter, tennisMatch } from "../../scripts/support/timeline-matches.ts"
+import { ItemLog } from "../../scripts/support/outbox-item-log.ts"
+import { finish, finishClick } from "../status/race-events.ts"
 import { overlaps, pixelsAt, rgbOf, type ShownMark, type ShownSvg, shownSvg, xOnAxis, yOnGrid } from "./shown-svg.ts"
 
 /**
@@ -18,6 +20,15 @@ import { overlaps, pixelsAt, rgbOf, type ShownMark, type ShownSvg, shownSvg, xOn
  */
 
 const artifacts = join(process.cwd(), "test-artifacts")
+
+const poolStart = Date.UTC(2025, 5, 14, 14, 0, 0)
+
+/** A heat of 8 lanes, its touches 28.91 s to 35.12 s after `startAt`, each clicked by the `finish` rule. */
+const heat = (log: ItemLog, startAt: number, event: number, heatNumber: number, more: Parameters<ItemLog["click"]>[2] = {}) =>
+  [[4, 1, 28_910], [5, 2, 29_400], [3, 3, 30_020], [6, 4, 30_500], [2, 5, 31_870], [1, 6, 32_050], [7, 7, 33_480], [8, 8, 35_120]].map(([lane, place, ms]) => {
+    const f = finish(lane!, place!, (ms! / 1000).toFixed(2), ms!, startAt, { event, heat: heatNumber })
+    return { f, item: log.click(finishClick(f), f.at, more) }
+  })
 const phone = { width: 390, height: 844 }
 
 /** Opens the SVG as a document of its own; returns what the browser laid out and a screenshot. */
@@ -44,6 +55,20 @@ const shownColour = (m: ShownMark) => {
 
 const inside = (p: { x: number; y: number }, m: ShownMark) =>
   p.x >= m.shape.left - 1 && p.x <= m.shape.right + 1 && p.y >= m.shape.top - 1 && p.y <= m.shape.bottom + 1
+
+/** In the screenshot, each mark that no later one touches at its sample point shows its state's colour; the states checked. */
+const checkColours = async (page: Page, png: Buffer, shown: ShownSvg) => {
+  const visible = shown.marks.filter((m, i) => !shown.marks.slice(i + 1).some((later) => inside(samplePoint(m), later)))
+  const colours = await pixelsAt(page, png, visible.map(samplePoint))
+  const checked = new Set<string>()
+  visible.forEach((m, i) => {
+    const want = rgbOf(shownColour(m))
+    const got = colours[i]!
+    expect(got.map((c, k) => Math.abs(c - want[k]!)).every((d) => d <= 12), `mark #${m.item} (${m.state}) shows ${got} not ${want}`).toBe(true)
+    checked.add(m.state)
+  })
+  return checked
+}
 
 /** What every timeline must show, whatever the sport. */
 const checkPicture = async (page: Page, png: Buffer, shown: ShownSvg, model: Timeline, viewportWidth: number) => {
@@ -94,17 +119,7 @@ const checkPicture = async (page: Page, png: Buffer, shown: ShownSvg, model: Tim
   const keys = shown.legend.map((l) => l.key)
   for (const key of ["press", "auto", ...new Set(model.highlights.map((h) => h.state))]) expect(keys).toContain(key)
 
-  // In the screenshot, each mark that no later one touches at its sample point shows its state's colour.
-  const visible = shown.marks.filter((m, i) => !shown.marks.slice(i + 1).some((later) => inside(samplePoint(m), later)))
-  const colours = await pixelsAt(page, png, visible.map(samplePoint))
-  const checked = new Set<string>()
-  visible.forEach((m, i) => {
-    const want = rgbOf(shownColour(m))
-    const got = colours[i]!
-    expect(got.map((c, k) => Math.abs(c - want[k]!)).every((d) => d <= 12), `mark #${m.item} (${m.state}) shows ${got} not ${want}`).toBe(true)
-    checked.add(m.state)
-  })
-  return checked
+  return checkColours(page, png, shown)
 }
 
 describe.skipIf(withoutChromium)("the timeline in headless Chromium", () => {
@@ -227,6 +242,61 @@ describe.skipIf(withoutChromium)("the timeline in headless Chromium", () => {
     const home = shown.lines.find((l) => l.team === "home")!.box
     expect(Math.abs(home.top - (yOnGrid(shown, 37) - 1.2))).toBeLessThan(1.5)
     expect(shown.texts.map((t) => t.text)).toEqual(expect.arrayContaining(["Lakeside Lions", "Harbor Hawks", "37"]))
+  }, 30_000)
+
+  it("a pool's two heats on a phone and a laptop: each finish at its touch on its place's row, labelled with its lane, the races named, no score chart", async () => {
+    const log = new ItemLog("pool", "meet-1")
+    const heats = [heat(log, poolStart, 12, 3), heat(log, poolStart + 6 * 60_000, 12, 4)]
+    const winner = heats[0]![0]!
+    log.follow(winner.item, "clip-ready", { angles: 1, videoURL: `https://media.example.com/clips/${winner.item.id}.mp4`, readyAt: winner.f.at + 12_000 })
+    log.follow(heats[0]![7]!.item, "no-clip", { reason: "no camera filmed its window" })
+    const late = heat(log, poolStart + 12 * 60_000, 13, 1, { state: "pending" })
+    log.press(poolStart + 3 * 60_000, "none")
+    const model = buildTimeline({ place: { key: "pool", name: "Pool" }, sport: "swimming", event: null, recent: log.recent(), followUps: log.followUps() })
+    for (const width of [390, 720]) {
+      await page.setViewportSize({ width, height: 700 })
+      const { shown, png } = await open(page, timelineSvg(model, { width, timeZone: "UTC" }), `timeline-pool-${width}.png`)
+      expect(shown.svg.right).toBeLessThanOrEqual(width)
+      for (const t of shown.texts) {
+        expect(t.box.left, `"${t.text}" starts inside`).toBeGreaterThanOrEqual(-0.5)
+        expect(t.box.right, `"${t.text}" ends inside`).toBeLessThanOrEqual(shown.svg.right + 0.5)
+      }
+      const clock = shown.ticks.flatMap((t) => (t.label === null ? [] : [t.label]))
+      expect(clock.length).toBeGreaterThanOrEqual(3)
+      clock.slice(1).forEach((label, i) => expect(overlaps(clock[i]!, label), "clock labels apart").toBe(false))
+      expect(shown.teamRows).toEqual([])
+      expect(shown.yGrid).toEqual([])
+      expect(shown.lines).toEqual([])
+      expect(shown.rug).toEqual([])
+
+      // Each mark at its time on the drawn axis; each finish on its place's row, 1st at the top.
+      expect(shown.placeRows.map((r) => r.place)).toEqual([1, 2, 3, 4, 5, 6, 7, 8])
+      shown.placeRows.slice(1).forEach((r, i) => expect(r.y).toBeGreaterThan(shown.placeRows[i]!.y))
+      for (const { f, item } of [...heats.flat(), ...late]) {
+        const mark = shown.marks.find((m) => m.item === item.id)!
+        expect(Math.abs(mark.shape.cx - xOnAxis(shown, f.at)), `L${f.lane} at its touch`).toBeLessThan(1)
+        expect(Math.abs(mark.shape.cy - shown.placeRows.find((r) => r.place === f.place)!.y), `L${f.lane} on its row`).toBeLessThan(1)
+      }
+      const press = shown.marks.find((m) => m.kind === "press")!
+      expect(press.shape.bottom).toBeLessThan(shown.placeRows[0]!.y - 7)
+
+      // Lane labels: beside their marks, clear of every mark, label and place name; the races named apart.
+      expect(shown.finishLabels.length).toBeGreaterThanOrEqual(8)
+      for (const l of shown.finishLabels) {
+        const f = [...heats.flat(), ...late].find((s) => s.item.id === l.item)!.f
+        expect(l.text).toBe(`L${f.lane}`)
+        for (const m of shown.marks) expect(overlaps(l.box, m.shape), `${l.text} (#${l.item}) clear of mark #${m.item}`).toBe(false)
+        for (const r of shown.placeRows) expect(overlaps(l.box, r.label)).toBe(false)
+        for (const o of shown.finishLabels) if (o !== l) expect(overlaps(l.box, o.box)).toBe(false)
+      }
+      expect(shown.raceLabels.map((l) => l.text)).toEqual(expect.arrayContaining(["Event 13 · Heat 1"]))
+      shown.raceLabels.forEach((a, i) => shown.raceLabels.slice(i + 1).forEach((b) => expect(overlaps(a.box, b.box)).toBe(false)))
+      shown.legend.forEach((a, i) => shown.legend.slice(i + 1).forEach((b) => expect(overlaps(a.box, b.box), `legend ${a.key} / ${b.key}`).toBe(false)))
+      expect(shown.legend.map((l) => l.key)).toEqual(["finish", "race", "press", "clip-ready", "delivered", "no-clip", "in-flight"])
+
+      expect([...await checkColours(page, png, shown)].sort()).toEqual(["clip-ready", "delivered", "in-flight", "no-clip"])
+      expect(shown.marks.find((m) => m.item === winner.item.id)!.link).toEqual({ href: `https://media.example.com/clips/${winner.item.id}.mp4`, target: "_blank" })
+    }
   }, 30_000)
 
   it("parses as XML and shows hostile names as text, whatever they contain", async () => {
