@@ -2,10 +2,11 @@ import { mkdirSync, statSync } from "node:fs"
 import { join } from "node:path"
 import { Effect, Layer, ManagedRuntime } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import type { Outbox } from "../../src/delivery/outbox.ts"
+import { Outbox } from "../../src/delivery/outbox.ts"
 import { BridgeEvents, type BridgeEvent } from "../../src/bus/bridge-events.ts"
 import type { Finish } from "../../src/domain/race.ts"
 import type { StatusSnapshot } from "../../src/status/status-snapshot.ts"
+import type { StatusOptions } from "../../src/status/status-model.ts"
 import { statusServerLayer } from "../../src/status/status-server.ts"
 import { resources } from "../scoreboard/harness.ts"
 import { tempDir } from "../../scripts/support/temp-dir.ts"
@@ -30,6 +31,17 @@ const videoURL = "https://media.example/clips/lane-4/angle-0.mp4"
 // Device texts: shown as text, never as markup.
 const hostileLabel = "channel <b>14</b>"
 
+const options: StatusOptions = {
+  places: [
+    { key: "pool", name: "Pool", sport: "swimming", scoreboard: { link: "serial", target: "/dev/ttyPOOL" }, buttonSources: [] },
+    { key: "polo", name: "Polo", sport: "waterpolo", scoreboard: { link: "serial", target: "/dev/ttyPOLO" }, buttonSources: [] }
+  ],
+  buttons: [],
+  mqtt: false,
+  thresholds: { noDataAfterMs: 60_000, stuckAfterMs: 3_600_000 },
+  clips: { followUp: true, problemAfterClicks: 3 }
+}
+
 describe("a pool's card on the status server", () => {
   const res = resources()
   let url: string
@@ -41,16 +53,7 @@ describe("a pool's card on the status server", () => {
   beforeAll(async () => {
     const listen = `127.0.0.1:${await freePort()}`
     url = `http://${listen}`
-    const model = clipsModelLayer(tempDir("status-race-page", res), {
-      places: [
-        { key: "pool", name: "Pool", sport: "swimming", scoreboard: { link: "serial", target: "/dev/ttyPOOL" }, buttonSources: [] },
-        { key: "polo", name: "Polo", sport: "waterpolo", scoreboard: { link: "serial", target: "/dev/ttyPOLO" }, buttonSources: [] }
-      ],
-      buttons: [],
-      mqtt: false,
-      thresholds: { noDataAfterMs: 60_000, stuckAfterMs: 3_600_000 },
-      clips: { followUp: true, problemAfterClicks: 3 }
-    }, 10_000)
+    const model = clipsModelLayer(tempDir("status-race-page", res), options, 10_000)
     const rt = ManagedRuntime.make(statusServerLayer(listen).pipe(Layer.provideMerge(model)))
     run = (effect) => rt.runPromise(effect)
     res.defer(() => rt.dispose())
@@ -176,4 +179,57 @@ describe("a pool's card on the status server", () => {
       expect(await rows.count()).toBe(4)
     }, 40_000)
   })
+})
+
+describe("a pool's card on a status server started again", () => {
+  const res = resources()
+  let url: string
+  const start = Date.now() - 10 * 60_000
+  const won = finish(4, 1, "28.91", 28_910, start)
+  const second = finish(5, 2, "29.40", 29_400, start)
+
+  beforeAll(async () => {
+    const directory = tempDir("status-race-restart", res)
+    // Before the restart: the finish rule's clicks in the outbox, the winner's clip ready.
+    const before = ManagedRuntime.make(Layer.merge(Outbox.layer({ stateDirectory: directory, followUps: { firstReadAfterMs: 10_000 } }), BridgeEvents.layer))
+    await before.runPromise(Effect.gen(function*() {
+      const outbox = yield* wholeOutbox
+      const first = yield* outbox.append({ place: "pool", kind: "click", payload: finishClick(won), createdAt: won.at })
+      yield* outbox.markDelivered(first.id, { eventKey: "meet-1", momentKey: "mo-lane-4" })
+      yield* settleClick(first.id, "clip-ready", { angles: 1, videoURL, readyAt: won.at + 11_000 })
+      yield* outbox.append({ place: "pool", kind: "click", payload: finishClick(second), createdAt: second.at })
+    }))
+    await before.dispose()
+    const listen = `127.0.0.1:${await freePort()}`
+    url = `http://${listen}`
+    const rt = ManagedRuntime.make(statusServerLayer(listen).pipe(Layer.provideMerge(clipsModelLayer(directory, options, 10_000))))
+    res.defer(() => rt.dispose())
+    await rt.runPromise(Effect.void)
+    await eventually("the status server", async () => (await fetch(`${url}/healthz`).then((r) => r.status).catch(() => undefined)))
+  }, 20_000)
+  afterAll(() => res.release())
+
+  it("lists the finishes made before the restart, with their clips, while the board is not read yet", async () => {
+    const snapshot = JSON.parse((await get(`${url}/status.json`)).body) as StatusSnapshot
+    expect(snapshot.places[0]!.race).toMatchObject({ event: null, heat: null, clock: null, phase: "unread" })
+    expect(snapshot.places[0]!.race!.finishes.map((f) => [f.place, f.lane, f.time, f.at, f.answer?.state])).toEqual([
+      [1, 4, "28.91", won.at, "delivered"], [2, 5, "29.40", second.at, "queued"]
+    ])
+    expect(snapshot.places[1]!.race).toBeNull()
+  })
+
+  it.skipIf(withoutChromium)("on a phone: the race line says the board is not read yet, the finishes show their clip states", async () => {
+    const context = await launchChromium(res, { width: 390, height: 844 }, farViewer)
+    const page = await context.newPage()
+    await page.goto(`${url}/`)
+    const pool = page.locator('article[data-place="pool"]')
+    await pool.locator("[data-finish]").nth(1).waitFor({ timeout: 5_000 })
+    expect(await pool.locator("[data-race-phase]").textContent()).toBe("BOARD NOT READ YET")
+    expect((await pool.locator("[data-race-event]").textContent())?.trim()).toBe("")
+    expect(await pool.locator("[data-race-clock]").textContent()).toBe("—")
+    const rows = pool.locator("[data-finishes] [data-finish]")
+    expect((await rows.nth(0).locator(":scope > *").allTextContents()).map((t) => t.trim())).toEqual(["1st", "L4", "28.91", venueTime(won.at), "CLIP READY open clip"])
+    expect((await rows.nth(1).locator(":scope > *").allTextContents()).map((t) => t.trim())).toEqual(["2nd", "L5", "29.40", venueTime(second.at), "QUEUED"])
+    await page.screenshot({ path: join(process.cwd(), "test-artifacts", "status-race-restart-phone.png"), fullPage: true })
+  }, 30_000)
 })
