@@ -5,21 +5,14 @@ import type { Finish } from "../domain/race.ts"
 import type { Reading } from "../domain/reading.ts"
 import { type AutoHighlightSettings, autoHighlightItems } from "../highlights/auto-highlighter.ts"
 import { finishHighlights } from "../highlights/finish-moments.ts"
-import { type MadeFinish, RaceFinishes } from "../highlights/race-finishes.ts"
+import { madeFinishes } from "../highlights/made-finishes.ts"
+import { RaceFinishes } from "../highlights/race-finishes.ts"
 
 /** Items read back at the first race reading for the finishes already made: several races' worth. */
 const madeLookback = 100
 
 /** Finishes kept in memory while the outbox refuses their clicks: more than a heat's lanes. */
 const maxUnstored = 24
-
-/** The finishes the outbox's recent finish clicks were made for: a restart mid-race makes none of them again. */
-export const madeFinishes = (recent: ReadonlyArray<OutboxItem>): ReadonlyArray<MadeFinish> =>
-  recent.flatMap((item) =>
-    item.kind === "click" && item.payload.metadata.finish !== undefined
-      ? [{ ...item.payload.metadata.finish, at: item.payload.timeStamp }]
-      : []
-  )
 
 const clickOf = (stored: ReadonlyArray<OutboxItem>, finish: Finish): OutboxItem | undefined =>
   stored.find((item) =>

@@ -1,6 +1,6 @@
 import type { OutboxItem } from "../delivery/outbox.ts"
 import type { Finish } from "../domain/race.ts"
-import { madeFinishes } from "../scoring/finish-store.ts"
+import { madeFinishes } from "../highlights/made-finishes.ts"
 import { finishTimeMs } from "../timeline/finish-races.ts"
 
 /** A finish the race tracker reported, with the click a rule made of it (its outbox item), if any. */
