@@ -72,8 +72,11 @@ export class RaceFinishes {
     const board = reading.race
     if (board === undefined) return []
     this.board = board
+    const wasRunning = this.phase === "running"
     this.followClock(reading.receivedAt, board)
     const race = this.race
+    // The reset ends the race: results still held were shown unchanged until then.
+    if (wasRunning && this.phase === "waiting" && race !== undefined) return this.finishesOf(race, race.lanes.takeHeld())
     if (this.phase === "waiting" || race === undefined) {
       if (!board.blanked) this.shownBefore = shownResults(board)
       return []

@@ -13,6 +13,14 @@ export interface LaneResult {
   readonly timeMs: number
 }
 
+/**
+ * How long the board must show a lane's result unchanged (on the race clock) before it is taken:
+ * a provisional time is replaced 0.3–0.65 s after it first shows (the protocol notes, §5). The
+ * decoder reads only values sent twice in a row, so a console that sends it once never shows it;
+ * this hold also keeps one that repeats it from making a click of it.
+ */
+export const resultHoldMs = 1000
+
 /** A result the console can settle after the clock shown in the same reading: the stopped packet comes 0.3–0.5 s after the touch, never seconds ahead of it. */
 const aheadOfClockMs = 1000
 
@@ -41,8 +49,16 @@ export const shownResults = (board: RaceBoard): ReadonlyMap<number, string> =>
     return result === undefined ? [] : [[lane.lane, keyOf(result.place, result.timeMs)] as const]
   }))
 
+/** A result shown, waiting to have been shown unchanged for `resultHoldMs`. */
+interface HeldResult {
+  readonly result: LaneResult
+  readonly key: string
+  readonly sinceMs: number
+}
+
 export class RaceLanes {
   private readonly memory = new Map<number, LaneMemory>()
+  private readonly held = new Map<number, HeldResult>()
   private readonly before: ReadonlyMap<number, string>
   private readonly joined: boolean
 
@@ -73,6 +89,7 @@ export class RaceLanes {
         memory.ran = true
         memory.blankSinceRun = false
         delete memory.rejected
+        this.held.delete(lane.lane)
       } else if (lane.state === "blank") {
         memory.blankSinceRun ||= memory.ran
       } else if (judge) {
@@ -81,6 +98,17 @@ export class RaceLanes {
       }
       return []
     })
+  }
+
+  /**
+   * The race ended (the clock reset) while results were still held: they are what the board
+   * showed last, unchanged until the reset, and are taken now.
+   */
+  takeHeld(): ReadonlyArray<LaneResult> {
+    const results = [...this.held.values()].map((held) => held.result)
+    for (const result of results) this.memory.get(result.lane)!.done = true
+    this.held.clear()
+    return results
   }
 
   /** A lane's memory; first seen in a joined race already showing a result within the clock, it finished before the bridge was there. */
@@ -105,6 +133,18 @@ export class RaceLanes {
       memory.rejected = key
       return undefined
     }
+    return this.hold(result, key, memory, clockMs)
+  }
+
+  /** The result once it has been shown unchanged for `resultHoldMs`; a changed one is held anew. */
+  private hold(result: LaneResult, key: string, memory: LaneMemory, clockMs: number): LaneResult | undefined {
+    const held = this.held.get(result.lane)
+    if (held === undefined || held.key !== key) {
+      this.held.set(result.lane, { result, key, sinceMs: clockMs })
+      return undefined
+    }
+    if (clockMs - held.sinceMs < resultHoldMs) return undefined
+    this.held.delete(result.lane)
     memory.done = true
     return result
   }

@@ -1,3 +1,4 @@
+import { resultHoldMs } from "../../src/highlights/race-lanes.ts"
 import { describe, expect, it } from "vitest"
 import { meetStream, type RaceScript, receivedChunks } from "../../adapters/colorado-cts/console-model.ts"
 import { coloradoCts } from "../../adapters/colorado-cts/index.ts"
@@ -67,8 +68,9 @@ describe("a bridge restarted mid-race on the console model's meet", () => {
     for (let seed = 1; seed <= 3; seed++) {
       const stream = meetStream(meet, { seed })
       const chunks = receivedChunks(stream, epoch)
-      // Down from 30.0 s to 31.5 s after the first horn: lane 5 settled before, lanes 2 and 11 touched while down.
-      const downAt = epoch + stream.startMs + 30_000
+      // Down from 31.0 s to 32.5 s after the first horn: lane 5 settled (and held) before, lanes 2 and 11 touched before the
+      // restart but not yet held long enough to be made.
+      const downAt = epoch + stream.startMs + 30_000 + resultHoldMs
       const upAt = downAt + 1_500
       const first = coloradoCts.makeDecoder({ sport: "swimming" })
       const before = new RaceFinishes()

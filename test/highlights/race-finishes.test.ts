@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest"
 import type { Finish, LaneBoard, RaceBoard } from "../../src/domain/race.ts"
 import type { Reading } from "../../src/domain/reading.ts"
 import { type MadeFinish, RaceFinishes } from "../../src/highlights/race-finishes.ts"
+import { resultHoldMs } from "../../src/highlights/race-lanes.ts"
 
 /**
  * Synthetic boards as a decoder of a timing console emits them: one reading per running-clock
@@ -208,13 +209,13 @@ describe("a clean race of 8 lanes", () => {
     const made = run(new RaceFinishes(), stream.readings)
     expect(byLane(made.map((m) => facts(m.finish)))).toEqual(byLane(touches.map(truth)))
     expectStamped(made.map((m) => m.finish), touches, 20)
-    // Reported as the board settles each one (0.4 s after the touch), not at the end of the race.
-    for (const { finish, readAt } of made) expect(readAt - (hornAt + finish.timeMs)).toBeLessThan(600)
+    // Reported once the board has shown it unchanged for the hold (confirmed 0.4 s after the touch), not at the end of the race.
+    for (const { finish, readAt } of made) expect(readAt - (hornAt + finish.timeMs)).toBeLessThan(600 + resultHoldMs)
   })
 
   it("estimates the start within 20 ms of the horn from the running clock", () => {
     const tracker = new RaceFinishes()
-    run(tracker, until(stream, hornAt + 30_000))
+    run(tracker, until(stream, hornAt + 30_000 + resultHoldMs))
     const state = tracker.state
     expect(state.phase).toBe("running")
     expect(Math.abs(state.startedAt! - hornAt)).toBeLessThanOrEqual(20)
@@ -312,11 +313,14 @@ describe("what is not a finish", () => {
     expectStamped(made.map((m) => m.finish), touches, 20)
     const blanked = stream.readings.filter((r) => r.race!.blanked === true)
     expect(blanked.length).toBeGreaterThan(10)
-    // Nothing is made while the board is blank; lanes 1, 4 and 6 settled during it and come with the unblanking.
+    // Nothing is made while the board is blank; the lanes it hid come with the unblanking.
     const hidden = made.filter((m) => m.readAt > blanked[0]!.receivedAt && m.readAt <= blanked.at(-1)!.receivedAt)
     expect(hidden).toEqual([])
-    const atUnblank = made.filter((m) => m.readAt > blanked.at(-1)!.receivedAt && m.readAt < blanked.at(-1)!.receivedAt + 200)
-    expect(atUnblank.map((m) => m.finish.lane).sort()).toEqual([1, 4, 6])
+    const atUnblank = made.filter((m) => m.readAt > blanked.at(-1)!.receivedAt && m.readAt < blanked.at(-1)!.receivedAt + resultHoldMs + 200)
+    // Those confirmed (0.4 s after the touch) too late to be held out before the blank, or during it: lanes 1, 2, 3, 4 and 6.
+    const hiddenLanes = touches.filter((t) => t.timeMs + 400 + resultHoldMs > 29_500 && t.timeMs + 400 < 31_000).map((t) => t.lane)
+    expect(hiddenLanes.sort()).toEqual([1, 2, 3, 4, 6])
+    expect(atUnblank.map((m) => m.finish.lane).sort()).toEqual(hiddenLanes)
   })
 })
 
@@ -431,14 +435,14 @@ describe("a bridge started mid-race", () => {
 
   it("after a restart, the finishes made before it (from the outbox) are not made again; the rest are, with the race's event/heat", () => {
     // The operator advances the board to the next race while the bridge is down.
-    const stream = swim([race({ advance: { atMs: 30_200, event: 13, heat: 1 } })])
+    const stream = swim([race({ advance: { atMs: 30_200 + resultHoldMs, event: 13, heat: 1 } })])
     const { hornAt, touches } = stream.races[0]!
     const before = new RaceFinishes()
-    const early = run(before, until(stream, hornAt + 30_000)).map((m) => m.finish)
+    const early = run(before, until(stream, hornAt + 30_000 + resultHoldMs)).map((m) => m.finish)
     expect(early.map((f) => f.lane)).toEqual([3, 2, 6])
     const made: ReadonlyArray<MadeFinish> = early.map(({ lane, place, time, event, heat, at }) => ({ lane, place, time, event, heat, at }))
     const after = new RaceFinishes({ made })
-    const late = run(after, from(stream, hornAt + 30_600)).map((m) => m.finish)
+    const late = run(after, from(stream, hornAt + 30_600 + resultHoldMs)).map((m) => m.finish)
     expect(byLane([...early, ...late].map(facts))).toEqual(byLane(touches.map(truth)))
     // The status still lists the race's finishes made before the restart.
     expect(after.state.finishes).toHaveLength(8)
@@ -461,5 +465,33 @@ describe("readings that do not carry a race", () => {
     const tracker = new RaceFinishes()
     expect(tracker.onReading({ receivedAt: epoch, home: 3, away: 1, clock: "12:00" })).toEqual([])
     expect(tracker.state).toEqual({ phase: "waiting", finishes: [] })
+  })
+})
+
+describe("a result held until the board has shown it unchanged", () => {
+  /** One lane, clock readings every 100 ms from 2 s before the horn; `laneAt(ms)` is the lane after the horn. */
+  const simple = (toMs: number, laneAt: (ms: number) => LaneBoard, resetAtMs = Number.POSITIVE_INFINITY): ReadonlyArray<Reading> => {
+    const out: Array<Reading> = []
+    for (let ms = -2_000; ms <= toMs; ms += 100) {
+      const reset = ms < 0 || ms >= resetAtMs
+      out.push({
+        receivedAt: epoch + ms + 30,
+        race: { clockMs: reset ? 0 : ms, clockReset: reset, event: 4, heat: 1, lanes: [ms < 0 ? { lane: 1, state: "blank" } : laneAt(ms)] }
+      })
+    }
+    return out
+  }
+
+  it("a provisional time the console repeats (so the decoder confirms it) and replaces half a second later makes one finish, the settled one", () => {
+    const lane = (ms: number): LaneBoard =>
+      ms < 10_000 ? { lane: 1, state: "running" } : ms < 10_500 ? stopped(1, 9_570, 1) : stopped(1, 9_600, 1)
+    const made = run(new RaceFinishes(), simple(15_000, lane)).map((m) => m.finish)
+    expect(made.map((f) => [f.lane, f.place, f.time])).toEqual([[1, 1, "9.60"]])
+  })
+
+  it("a result still held when the operator resets the clock is taken at the reset: it was the board's until then", () => {
+    const lane = (ms: number): LaneBoard => (ms < 10_000 ? { lane: 1, state: "running" } : stopped(1, 9_600, 1))
+    const made = run(new RaceFinishes(), simple(12_000, lane, 10_300))
+    expect(made.map((m) => [m.finish.time, m.readAt - epoch])).toEqual([["9.60", 10_300 + 30]])
   })
 })

@@ -1,3 +1,4 @@
+import { resultHoldMs } from "../../src/highlights/race-lanes.ts"
 import { rmSync } from "node:fs"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer, Stream } from "effect"
@@ -126,10 +127,10 @@ describe("the finish store", () => {
   it.effect("after a restart mid-race, makes the finishes not yet made and none of the others again", () =>
     Effect.gen(function*() {
       const context = yield* services
-      const before = yield* run(context, finishRule(), readings(-3_000, 30_000))
+      const before = yield* run(context, finishRule(), readings(-3_000, 30_000 + resultHoldMs))
       expect(before.map((event) => event.finish.lane)).toEqual([4, 5, 3])
       // The daemon killed and started again: a new store, its tracker joining the race running.
-      const after = yield* run(context, finishRule(), readings(30_800, 35_000))
+      const after = yield* run(context, finishRule(), readings(30_800 + resultHoldMs, 35_000))
       expect(after.map((event) => event.finish.lane)).toEqual([6])
       const clicks = yield* clicksIn(context)
       expect(clicks.map((click) => click.payload.metadata.finish?.lane)).toEqual([4, 5, 3, 6])
