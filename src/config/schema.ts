@@ -30,7 +30,11 @@ const Service = Schema.Struct({
   timeoutMs: Schema.Int.check(Schema.isBetween({ minimum: 100, maximum: 300_000 })).annotate({
     description: "Timeout of one request to the service, in ms.",
     default: 10_000
-  }).pipe(Schema.withDecodingDefaultKey(Effect.succeed(10_000)))
+  }).pipe(Schema.withDecodingDefaultKey(Effect.succeed(10_000))),
+  liveScoreOrder: Schema.Literals(["latest-first", "captured"]).annotate({
+    description: "After an outage, the order a live event's waiting score entries leave in: latest-first (its current score first, then the rest oldest first; the service places entries by their timeStamp) or captured (oldest first). Past events' entries always go oldest first, after everything live.",
+    default: "latest-first"
+  }).pipe(Schema.withDecodingDefaultKey(Effect.succeed("latest-first" as const)))
 }).annotate({ description: "The Event Highlights Service and how to reach it." })
 
 const Listen = hostPort("127.0.0.1:8370")

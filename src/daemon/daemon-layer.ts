@@ -36,6 +36,7 @@ export const daemonLayer = (config: Config, token: Redacted.Redacted<string>, op
       token,
       timeoutMs: config.service.timeoutMs,
       requestsPerSecond: config.service.requestsPerSecond,
+      liveScoreOrder: config.service.liveScoreOrder,
       stateDirectory: config.stateDirectory,
       ...(config.clips.followUp ? { followUps: followUpSettings(config.clips, config.service.requestsPerSecond) } : {})
     })),

@@ -4,6 +4,7 @@ import type { FollowUpSettings } from "../domain/follow-up.ts"
 import { Outbox, type OutboxOpenError } from "../delivery/outbox.ts"
 import { RateBudget } from "../delivery/rate-budget.ts"
 import { Scheduler } from "../delivery/scheduler.ts"
+import type { LiveScoreOrder } from "../delivery/score-lanes.ts"
 import { serviceDeliverer } from "../delivery/service-deliverer.ts"
 import { LatestBoard } from "../clicks/board-extras.ts"
 import { ActiveEvents } from "../events/active-events.ts"
@@ -18,6 +19,8 @@ export interface DeliverySettings {
   readonly stateDirectory: string
   /** See `DelivererOptions.backlogAfterMs`. */
   readonly backlogAfterMs?: number
+  /** The order a live event's waiting entries leave in (see score-lanes.ts). */
+  readonly liveScoreOrder?: LiveScoreOrder
   /** Accepted clicks are followed until their clips exist; absent: not followed. */
   readonly followUps?: FollowUpSettings
 }
@@ -44,7 +47,7 @@ export const deliveryLayer = (
     LatestBoard.layer,
     client
   )
-  const scheduler = Scheduler.layer.pipe(Layer.provide(serviceDeliverer(settings.backlogAfterMs === undefined ? {} : { backlogAfterMs: settings.backlogAfterMs })))
+  const scheduler = Scheduler.layer(settings.liveScoreOrder === undefined ? {} : { liveScoreOrder: settings.liveScoreOrder }).pipe(Layer.provide(serviceDeliverer(settings.backlogAfterMs === undefined ? {} : { backlogAfterMs: settings.backlogAfterMs })))
   const follower = settings.followUps === undefined ? Layer.empty : ClipFollower.layer(settings.followUps)
   return Layer.merge(scheduler, follower).pipe(Layer.provideMerge(shared))
 }

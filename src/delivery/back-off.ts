@@ -1,6 +1,7 @@
 import { Effect, Random } from "effect"
 import type { ServiceClient } from "../service/client.ts"
 import { footageLasts } from "./footage.ts"
+import type { ScoreLane } from "./lanes.ts"
 import type { OutboxItem } from "./outbox.ts"
 import { perishableCapMs, transientCapMs, transientStepMs } from "./retry-schedule.ts"
 
@@ -18,8 +19,10 @@ export type Successes = Pick<ServiceClient["Service"], "lastSuccessAt" | "succes
  *
  * - Failed in an outage: the service's next success to anyone ends the wait, so pending clicks
  *   (first, by their priority) and the score backlog resume in the next slots instead of
- *   sleeping out steps of up to a minute. A click whose footage is still kept waits at most
- *   `perishableCapMs` meanwhile: the clicks themselves find the service's return.
+ *   sleeping out steps of up to a minute. A click whose footage is still kept, and the entry at
+ *   the head of a place's live score lane, wait at most `perishableCapMs` meanwhile: they find the
+ *   service's return themselves, so a live score is current within seconds of it even at a venue
+ *   with no buttons (one request per live place every couple of seconds, within the budget).
  * - Failed while the service answered others: the full step, on the normal cap. Nothing cuts
  *   it short, so an item the service keeps refusing never retries at the pace of everyone
  *   else's successes (nor, as a click, takes every slot from the scores).
@@ -27,10 +30,11 @@ export type Successes = Pick<ServiceClient["Service"], "lastSuccessAt" | "succes
 export const makeBackOff = (successes: Successes) => {
   let outageSince: number | undefined
 
-  const wait = Effect.fnUntraced(function*(item: OutboxItem, failures: number, failedAt: number) {
+  const wait = Effect.fnUntraced(function*(item: OutboxItem, failures: number, failedAt: number, lane: ScoreLane = "live") {
     const lastSuccess = yield* successes.lastSuccessAt
     const answeringOthers = lastSuccess < failedAt && failedAt - lastSuccess < outageAfterMs
-    const perishable = !answeringOthers && item.kind === "click" && footageLasts(item.payload, failedAt)
+    const perishable = !answeringOthers &&
+      (item.kind === "click" ? footageLasts(item.payload, failedAt) : item.kind === "score" && lane === "live")
     const stepMs = Math.round(transientStepMs(failures, perishable ? perishableCapMs : transientCapMs, yield* Random.next))
     if (answeringOthers) return yield* Effect.sleep(stepMs)
     outageSince ??= Number.isFinite(lastSuccess) && lastSuccess < failedAt ? lastSuccess : failedAt

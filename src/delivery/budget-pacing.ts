@@ -11,6 +11,8 @@ const backoffCapMs = 15_000
 export const makePacing = (requestsPerSecond: number, margin: number) => {
   const intervalMs = (1000 / requestsPerSecond) * (1 + margin)
   const sent: Array<number> = []
+  // The grants of the last minute that went to past events' entries.
+  const backlog: Array<number> = []
   let lastGrant = -Infinity
   let lastSent = -Infinity
   let lastFinished = -Infinity
@@ -22,10 +24,11 @@ export const makePacing = (requestsPerSecond: number, margin: number) => {
     // from the previous answer as well as from the previous send keeps a slow first request from
     // arriving too close to the next one.
     nextSlotAt: (): number => Math.max(lastGrant + intervalMs, lastSent + intervalMs, lastFinished + intervalMs, backoffUntil),
-    granted: (now: number): void => {
+    granted: (now: number, toBacklog = false): void => {
       lastGrant = now
       sent.push(now)
-      while (sent.length > 0 && sent[0]! < now - 60_000) sent.shift()
+      if (toBacklog) backlog.push(now)
+      for (const times of [sent, backlog]) while (times.length > 0 && times[0]! < now - 60_000) times.shift()
     },
     sending: Effect.map(Clock.currentTimeMillis, (now) => {
       lastSent = Math.max(lastSent, now)
@@ -47,6 +50,7 @@ export const makePacing = (requestsPerSecond: number, margin: number) => {
       backoffLevel = 0
     }),
     sentSince: (since: number): number => sent.filter((t) => t >= since).length,
+    backlogSince: (since: number): number => backlog.filter((t) => t >= since).length,
     backoffUntil: (now: number): number | null => (backoffUntil > now ? backoffUntil : null)
   }
 }

@@ -3,10 +3,12 @@ import type { Deferred } from "effect"
 /**
  * Who is asking for a request slot. Presses are served first: their footage
  * expires. Auto-highlights next: their footage expires as fast, but nobody is
- * waiting at the court for them. Background look-ups (which event is live) only
- * take slots that nobody else wants, and the reads of clip follow-ups only those left after them.
+ * waiting at the court for them. Then the live events' score entries (what people watch now).
+ * Background look-ups (which event is live) only take slots that nobody else wants, the reads of
+ * clip follow-ups only those left after them, and past events' entries (a backlog an outage left:
+ * hours of it at the token's rate) drain in whatever is left, so nothing live waits behind them.
  */
-export type Priority = "click" | "auto" | "score" | "probe" | "background" | "follow-up"
+export type Priority = "click" | "auto" | "score" | "probe" | "background" | "follow-up" | "backlog"
 
 export interface Waiter {
   readonly granted: Deferred.Deferred<void>
@@ -15,11 +17,11 @@ export interface Waiter {
 }
 
 // The order slots are granted in; the probe alone while the token is suspended.
-const served: ReadonlyArray<Priority> = ["click", "auto", "score", "background", "follow-up"]
+const served: ReadonlyArray<Priority> = ["click", "auto", "score", "background", "follow-up", "backlog"]
 
 /** The requests waiting for a slot, one queue per priority. */
 export const makeWaiters = () => {
-  const queues: Record<Priority, Array<Waiter>> = { click: [], auto: [], score: [], probe: [], background: [], "follow-up": [] }
+  const queues: Record<Priority, Array<Waiter>> = { click: [], auto: [], score: [], probe: [], background: [], "follow-up": [], backlog: [] }
   return {
     add: (priority: Priority, waiter: Waiter): void => {
       const queue = queues[priority]
@@ -33,14 +35,14 @@ export const makeWaiters = () => {
       const at = queue.indexOf(waiter)
       if (at >= 0) queue.splice(at, 1)
     },
-    /** The next to serve, taken off its queue; while `suspended`, only the probe is. */
-    next: (suspended: boolean): Waiter | undefined => {
-      if (queues.probe.length > 0 || suspended) return queues.probe.shift()
-      for (const priority of served) if (queues[priority].length > 0) return queues[priority].shift()
-      return undefined
+    /** The next to serve, taken off its queue, with its priority; while `suspended`, only the probe is. */
+    next: (suspended: boolean): { readonly waiter: Waiter; readonly priority: Priority } | undefined => {
+      const priority = queues.probe.length > 0 || suspended ? "probe" : served.find((p) => queues[p].length > 0)
+      const waiter = priority === undefined ? undefined : queues[priority].shift()
+      return waiter === undefined ? undefined : { waiter, priority: priority! }
     },
     any: (suspended: boolean): boolean =>
       queues.probe.length > 0 || (!suspended && served.some((priority) => queues[priority].length > 0)),
-    waiting: () => ({ click: queues.click.length + queues.auto.length, score: queues.score.length })
+    waiting: () => ({ click: queues.click.length + queues.auto.length, score: queues.score.length, backlog: queues.backlog.length })
   }
 }

@@ -4,6 +4,7 @@ import type { makeBackOff } from "./back-off.ts"
 import type { OutboxItem } from "./outbox.ts"
 import type { makeOutcomeRecorder } from "./outcome-recorder.ts"
 import { slotOf } from "./rate-budget.ts"
+import type { ScoreLane } from "./lanes.ts"
 import type { SchedulerPorts } from "./scheduler-ports.ts"
 import { makeRequestsInSlots } from "./slots.ts"
 
@@ -17,13 +18,13 @@ export const makeDeliveryAttempt = (ports: SchedulerPorts, record: ReturnType<ty
   const requestsInSlots = makeRequestsInSlots(budget)
 
   /** Marks the item (when known where it goes), waits for the disk and the slot; returns the mark. */
-  const untilSlot = (item: OutboxItem) =>
+  const untilSlot = (item: OutboxItem, past: boolean) =>
     Effect.gen(function*() {
       // The in-doubt mark is written while the item waits, not inside its slot.
       const marked = item.sentAt === null ? yield* deliverer.markBeforeSlot(item) : undefined
       // Nothing leaves before it is on disk (the scheduler sees an item as soon as it is committed).
       yield* outbox.onDisk(item.id)
-      yield* budget.acquire(...slotOf(item))
+      yield* budget.acquire(...slotOf(item, past))
       return marked
     }).pipe(
       // Shut down before its slot (while its mark was written, waited for the disk, or for the
@@ -31,7 +32,8 @@ export const makeDeliveryAttempt = (ports: SchedulerPorts, record: ReturnType<ty
       Effect.onInterrupt(() => item.sentAt === null ? Effect.ignore(outbox.unmarkSending(item.id)) : Effect.void)
     )
 
-  return (head: OutboxItem) =>
+  /** `lane`: a score entry's lane (live or past), which decides its priority. */
+  return (head: OutboxItem, lane: ScoreLane = "live") =>
     Effect.gen(function*() {
       // Read again: an earlier attempt may have left it in doubt (reconcile first) or settled it.
       const current = yield* outbox.get(head.id)
@@ -43,8 +45,9 @@ export const makeDeliveryAttempt = (ports: SchedulerPorts, record: ReturnType<ty
         yield* ports.settled({ place: item.place, itemId: item.id, kind: item.kind, outcome: stale })
         return yield* record(item, stale)
       }
-      const markedFor = yield* untilSlot(item)
-      const outcome = yield* requestsInSlots(item, (slot) => deliverer.deliver(item, slot), markedFor)
+      const past = lane === "past"
+      const markedFor = yield* untilSlot(item, past)
+      const outcome = yield* requestsInSlots(item, (slot) => deliverer.deliver(item, slot), markedFor, past)
       yield* ports.settled({ place: item.place, itemId: item.id, kind: item.kind, outcome })
       yield* record(item, outcome)
     })
@@ -58,18 +61,18 @@ export const untilSettled = (
   attempt: ReturnType<typeof makeDeliveryAttempt>,
   backOff: ReturnType<typeof makeBackOff>
 ) =>
-(item: OutboxItem) =>
+(item: OutboxItem, lane: ScoreLane = "live") =>
   Effect.gen(function*() {
     // An auto-highlight waits here for a press that would replace it (see OutboxItems.appendMerging).
     const holdMs = item.notBefore - (yield* Clock.currentTimeMillis)
     if (holdMs > 0) yield* Effect.sleep(holdMs)
     for (let failures = 0;; failures++) {
-      const failed = yield* attempt(item).pipe(
+      const failed = yield* attempt(item, lane).pipe(
         Effect.retry({ while: (e) => e._tag === "Retryable" && e.kind !== "transient" }),
         Effect.as(undefined),
         Effect.catchTag("Retryable", Effect.succeed)
       )
       if (failed === undefined) return
-      yield* backOff.wait(item, failures, failed.failedAt)
+      yield* backOff.wait(item, failures, failed.failedAt, lane)
     }
   })

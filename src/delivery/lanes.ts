@@ -7,41 +7,56 @@ export interface LaneItem {
   readonly kind: ItemKind
 }
 
+/**
+ * A place's two score lanes: its live event's entries, and past events' entries (a backlog left by
+ * an outage). Each has one entry in flight at most, so one lane's back-off or backlog never holds
+ * the other: the live score goes out while the past drains (see score-lanes.ts).
+ */
+export type ScoreLane = "live" | "past"
+
 /** Clicks of one place delivered at once, at most: each is its own fiber, mostly asleep in a back-off. */
 export const clicksInFlightPerPlace = 32
 
 /**
- * Which outbox items may start their delivery now. Scores of a place share one lane (at most one
- * in flight, so the service sees them in capture order); clicks are independent, so one in
- * back-off holds no press behind it. (Undos go one at a time per place without a lane of their
- * own: the outbox offers only a place's oldest pending undo.)
- * Pure bookkeeping: the scheduler forks a delivery for every item `admit` accepts and calls
- * `release` when it ends.
+ * Which outbox items may start their delivery now. Scores of a place go through its two score
+ * lanes, one entry in flight in each (so the service sees each lane's entries in the order the
+ * scheduler picks them); clicks are independent, so one in back-off holds no press behind it.
+ * (Undos go one at a time per place without a lane of their own: the outbox offers only a place's
+ * oldest pending undo.) Pure bookkeeping: the scheduler forks a delivery for every item `admit`
+ * accepts and calls `release` when it ends.
  */
 export class Lanes<Item extends LaneItem = LaneItem> {
-  private readonly inFlight = new Map<number, Item>()
+  private readonly inFlight = new Map<number, { readonly item: Item; readonly lane: string | undefined }>()
   private readonly busyScoreLanes = new Set<string>()
 
   /** True when the item may start now; it then counts as in flight until released. */
-  admit(item: Item): boolean {
+  admit(item: Item, scoreLane: ScoreLane = "live"): boolean {
     if (this.inFlight.has(item.id)) return false
-    if (item.kind === "score") {
-      if (this.busyScoreLanes.has(item.place)) return false
-      this.busyScoreLanes.add(item.place)
+    const lane = item.kind === "score" ? `${scoreLane}\u0000${item.place}` : undefined
+    if (lane !== undefined) {
+      if (this.busyScoreLanes.has(lane)) return false
+      this.busyScoreLanes.add(lane)
     }
-    this.inFlight.set(item.id, item)
+    this.inFlight.set(item.id, { item, lane })
     return true
   }
 
+  /** Whether a place's score lane has an entry in flight. */
+  busy(place: string, scoreLane: ScoreLane): boolean {
+    return this.busyScoreLanes.has(`${scoreLane}\u0000${place}`)
+  }
+
   release(item: Item): void {
-    if (!this.inFlight.delete(item.id)) return
-    if (item.kind === "score") this.busyScoreLanes.delete(item.place)
+    const entry = this.inFlight.get(item.id)
+    if (entry === undefined) return
+    this.inFlight.delete(item.id)
+    if (entry.lane !== undefined) this.busyScoreLanes.delete(entry.lane)
   }
 
   /** Items being delivered now, per place. */
   perPlace(): Record<string, number> {
     const counts: Record<string, number> = {}
-    for (const item of this.inFlight.values()) counts[item.place] = (counts[item.place] ?? 0) + 1
+    for (const { item } of this.inFlight.values()) counts[item.place] = (counts[item.place] ?? 0) + 1
     return counts
   }
 }

@@ -10,13 +10,16 @@ type SlotItem =
   | { readonly kind: "score" | "undo"; readonly createdAt: number }
   | { readonly kind: "click"; readonly createdAt: number; readonly payload: Parameters<typeof isAutoClick>[0] }
 
-/** The priority an outbox item's request asks with: an undo is a press too, so it goes with the clicks. */
-const priorityOf = (item: SlotItem): Priority =>
-  item.kind === "score" ? "score" : item.kind === "click" && isAutoClick(item.payload) ? "auto" : "click"
+/**
+ * The priority an outbox item's request asks with: an undo is a press too, so it goes with the
+ * clicks; a past event's score entry (`past`, see score-lanes.ts) after everything live.
+ */
+const priorityOf = (item: SlotItem, past: boolean): Priority =>
+  item.kind === "score" ? (past ? "backlog" : "score") : item.kind === "click" && isAutoClick(item.payload) ? "auto" : "click"
 
 /** A request slot for an outbox item: its priority, and its capture time, so waiting clicks go oldest first. */
-export const slotOf = (item: SlotItem) =>
-  [priorityOf(item), item.createdAt] as const
+export const slotOf = (item: SlotItem, past = false) =>
+  [priorityOf(item, past), item.createdAt] as const
 
 export interface BudgetOptions {
   /** The service's limit for this token, shared by every place. */
@@ -28,7 +31,9 @@ export interface BudgetOptions {
 export interface BudgetSnapshot {
   readonly requestsPerSecond: number
   readonly sentLastMinute: number
-  readonly waiting: { readonly click: number; readonly score: number }
+  readonly waiting: { readonly click: number; readonly score: number; readonly backlog: number }
+  /** Slots granted to past events' entries in the last minute: the pace a backlog drains at now. */
+  readonly backlogLastMinute: number
   readonly backoffUntil: number | null
   readonly suspended: string | null
 }
@@ -83,9 +88,9 @@ const make = Effect.fnUntraced(function*(options: BudgetOptions) {
         yield* Effect.sleep(Math.ceil(slot - now))
         continue
       }
-      const waiter = waiters.next(suspended !== null)
+      const next = waiters.next(suspended !== null)
       // A waiter interrupted meanwhile is already done: it does not spend the slot.
-      if (waiter !== undefined && (yield* Deferred.succeed(waiter.granted, undefined))) pacing.granted(now)
+      if (next !== undefined && (yield* Deferred.succeed(next.waiter.granted, undefined))) pacing.granted(now, next.priority === "backlog")
     }
   })
   yield* Effect.forkScoped(grantLoop)
@@ -113,6 +118,7 @@ const make = Effect.fnUntraced(function*(options: BudgetOptions) {
       requestsPerSecond: options.requestsPerSecond,
       sentLastMinute: pacing.sentSince(now - 60_000),
       waiting: waiters.waiting(),
+      backlogLastMinute: pacing.backlogSince(now - 60_000),
       backoffUntil: pacing.backoffUntil(now),
       suspended
     }))

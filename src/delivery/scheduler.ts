@@ -3,7 +3,9 @@ import { ServiceClient } from "../service/client.ts"
 import { BridgeEvents } from "../bus/bridge-events.ts"
 import { makeBackOff } from "./back-off.ts"
 import { Deliverer } from "./deliverer.ts"
-import { clicksInFlightPerPlace, Lanes } from "./lanes.ts"
+import { clicksInFlightPerPlace, Lanes, type ScoreLane } from "./lanes.ts"
+import { type LiveScoreOrder, makeScoreLanePicker } from "./score-lanes.ts"
+import { ActiveEvents } from "../events/active-events.ts"
 import { OutboxHealth, type OutboxItem, OutboxItems } from "./outbox.ts"
 import { makeDeliveryAttempt, untilSettled } from "./delivery-attempt.ts"
 import { makeOutcomeRecorder } from "./outcome-recorder.ts"
@@ -19,32 +21,43 @@ export interface SchedulerSnapshot {
   readonly lastLoopAt: number
 }
 
+export interface SchedulerOptions {
+  /** The order a live event's waiting entries leave in (see score-lanes.ts); default `latest-first`. */
+  readonly liveScoreOrder?: LiveScoreOrder
+}
+
 /**
- * Moves outbox items to the service. One ordered lane per place for scores
- * (at most one in flight, so the service sees them in order) and for undos (each
- * waits for its click); clicks are independent of each other, so one in back-off
- * holds no press behind it, and ask the rate budget with priority, so a click
- * never waits behind a score backlog — at most for the next slot. The outbox wakes it
- * on every append.
+ * Moves outbox items to the service. Two score lanes per place, one entry in flight in each: the
+ * live event's entries, and past events' entries (an outage's backlog), which ask the rate budget
+ * with the lowest priority, so the live score is current within a few slots of the service's
+ * return however long the backlog. One lane for undos (each waits for its click); clicks are
+ * independent of each other, so one in back-off holds no press behind it, and ask the rate budget
+ * first, so a click never waits behind a score backlog — at most for the next slot. The outbox
+ * wakes it on every append.
  */
 export class Scheduler extends Context.Service<Scheduler, {
   readonly snapshot: Effect.Effect<SchedulerSnapshot>
 }>()("scorebridge/delivery/Scheduler") {
-  static readonly layer = Layer.effect(Scheduler, Effect.gen(function*() {
+  static readonly layer = (options: SchedulerOptions = {}) => Layer.effect(Scheduler, Effect.gen(function*() {
     const bus = yield* BridgeEvents
+    const events = yield* ActiveEvents
     return yield* makeScheduler({
       outbox: { ...(yield* OutboxItems), diskFailure: (yield* OutboxHealth).diskFailure },
       budget: yield* RateBudget,
       deliverer: yield* Deliverer,
       successes: yield* ServiceClient,
+      liveEvent: events.current,
       settled: (event) => bus.publish({ _tag: "Settled", ...event })
-    })
+    }, options)
   }))
 }
 
 export type { SchedulerPorts } from "./scheduler-ports.ts"
 
-export const makeScheduler = Effect.fnUntraced(function*(ports: SchedulerPorts): Effect.fn.Return<Scheduler["Service"], never, Scope.Scope> {
+export const makeScheduler = Effect.fnUntraced(function*(
+  ports: SchedulerPorts,
+  options: SchedulerOptions = {}
+): Effect.fn.Return<Scheduler["Service"], never, Scope.Scope> {
   const { outbox, budget, deliverer } = ports
   const bell = yield* Queue.sliding<void>(1)
   const lanes = new Lanes<OutboxItem>()
@@ -63,8 +76,8 @@ export const makeScheduler = Effect.fnUntraced(function*(ports: SchedulerPorts):
 
   const attempts = untilSettled(makeDeliveryAttempt(ports, record), makeBackOff(ports.successes))
 
-  const deliver = (item: OutboxItem) =>
-    retryOnStorageFailure(item, attempts(item), () => diskFailed).pipe(
+  const deliver = (item: OutboxItem, lane: ScoreLane) =>
+    retryOnStorageFailure(item, attempts(item, lane), () => diskFailed).pipe(
       Effect.onExit((exit) => {
         // A defect is a bug: the lane stays held until a restart rather than resending in a tight loop.
         if (Exit.isFailure(exit) && Exit.hasDies(exit)) return Effect.logError(`delivering ${item.kind} #${item.id} failed (a bug), its lane waits for a restart`, exit.cause)
@@ -73,12 +86,28 @@ export const makeScheduler = Effect.fnUntraced(function*(ports: SchedulerPorts):
       })
     )
 
-  const start = (item: OutboxItem) => lanes.admit(item) ? Effect.asVoid(Effect.forkScoped(deliver(item))) : Effect.void
+  const start = (item: OutboxItem, lane: ScoreLane = "live") =>
+    Effect.suspend(() => lanes.admit(item, lane) ? Effect.as(Effect.forkScoped(deliver(item, lane)), true) : Effect.succeed(false))
+
+  const picker = makeScoreLanePicker(options.liveScoreOrder ?? "latest-first")
+  // A place's two score lanes, each taking its next entry when free: the live event is the one
+  // the service last named for the place (or, until it has, the newest pending entry's).
+  const startScores = Effect.fnUntraced(function*(place: string) {
+    if (lanes.busy(place, "live") && lanes.busy(place, "past")) return
+    const known = yield* ports.liveEvent(place)
+    const heads = yield* outbox.scoreHeads(place, known === undefined ? undefined : { eventKey: known.eventKey })
+    for (const lane of ["live", "past"] as const) {
+      const next = picker.next(place, lane, heads)
+      if (next._tag === "None" || lanes.busy(place, lane)) continue
+      if ((yield* start(next.value, lane)) && lane === "live") picker.started(next.value)
+    }
+  })
 
   const dispatch = Effect.gen(function*() {
     if (diskFailed) return
     for (const head of yield* outbox.heads) {
-      if (head.kind !== "click") yield* start(head)
+      if (head.kind === "score") yield* startScores(head.place)
+      else if (head.kind === "undo") yield* start(head)
       else for (const click of yield* outbox.pending(head.place, "click", clicksInFlightPerPlace)) yield* start(click)
     }
   })

@@ -18,12 +18,13 @@ export const makeRequestsInSlots = (budget: SlotBudget) => {
   return Effect.fnUntraced(function*(
     item: OutboxItem,
     first: (slot: Slot) => Effect.Effect<Step, OutboxStorageError>,
-    markedFor: string | undefined
+    markedFor: string | undefined,
+    past = false
   ): Effect.fn.Return<Outcome, OutboxStorageError> {
     let step = yield* first(slot(markedFor)).pipe(Effect.ensuring(budget.finished))
     while (step._tag === "NextRequest") {
       const marked = yield* step.mark
-      yield* budget.acquire(...slotOf(item))
+      yield* budget.acquire(...slotOf(item, past))
       step = yield* step.send(slot(marked)).pipe(Effect.ensuring(budget.finished))
     }
     return step.outcome

@@ -4,7 +4,8 @@ import { TestClock } from "effect/testing"
 import { Outcome } from "../../src/domain/outcome.ts"
 import { OutboxWriteError } from "../../src/delivery/outbox-errors.ts"
 import { RateBudget } from "../../src/delivery/rate-budget.ts"
-import { makeScheduler } from "../../src/delivery/scheduler.ts"
+import { makeScheduler, type SchedulerOptions } from "../../src/delivery/scheduler.ts"
+import type { KnownEvent } from "../../src/events/active-events.ts"
 import { advanceUntil, memoryOutbox, scriptedService } from "./scheduler-ports.ts"
 import { clickPayload } from "../support/outbox-payloads.ts"
 
@@ -18,7 +19,7 @@ const t0 = 1_000_000
 // 5 requests/s with the budget's default 1 % margin.
 const intervalMs = 202
 
-const setup = (requestsPerSecond = 5) =>
+const setup = (requestsPerSecond = 5, options: SchedulerOptions = {}) =>
   Effect.gen(function*() {
     yield* TestClock.setTime(t0)
     // Built in the test's scope: its grant loop runs until the test ends.
@@ -26,23 +27,26 @@ const setup = (requestsPerSecond = 5) =>
     const outbox = memoryOutbox()
     const service = scriptedService()
     const settled: Array<{ readonly itemId: number; readonly outcome: Outcome }> = []
+    // What the bridge knows of each place's live event: the test says, as the service's answers would.
+    const liveEvents = new Map<string, KnownEvent>()
     const scheduler = yield* makeScheduler({
       outbox: outbox.port,
       budget,
       deliverer: service.deliverer,
       successes: service.successes,
+      liveEvent: (place) => Effect.sync(() => liveEvents.get(place)),
       settled: (event) => Effect.sync(() => void settled.push(event))
-    })
-    return { budget, outbox, service, settled, scheduler }
+    }, options)
+    return { budget, outbox, service, settled, scheduler, liveEvents }
   })
 
 const score = (left: number) => ({ timeStamp: t0 + left, left, right: 0, period: 1 })
 const press = (clickId: string, at: number) => clickPayload(at, { clickId })
 
 describe("scheduler: lanes and priorities", () => {
-  it.effect("drains a 60-entry backlog of two places: each place in capture order, the places in turn, one request per interval", () =>
+  it.effect("drains a 60-entry backlog of two places (order `captured`): each place in capture order, the places in turn, one request per interval", () =>
     Effect.gen(function*() {
-      const { outbox, service } = yield* setup()
+      const { outbox, service } = yield* setup(5, { liveScoreOrder: "captured" })
       for (let i = 0; i < 60; i++) yield* outbox.append({ place: i % 2 === 0 ? "court-1" : "court-2", kind: "score", payload: score(i) })
       yield* advanceUntil(() => service.sent.length === 60, "60 deliveries")
       for (const place of ["court-1", "court-2"]) {

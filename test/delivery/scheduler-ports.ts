@@ -45,6 +45,18 @@ export const memoryOutbox = () => {
         .sort((a, b) => a.id - b.id)
     }),
     pending: (place, kind, limit) => Effect.sync(() => pendingOf(place, kind).filter(isKind(kind)).slice(0, limit)),
+    // The real outbox's rule (OutboxItems.scoreHeads): live = no event key or the live event's.
+    scoreHeads: (place, live) => Effect.sync(() => {
+      const scores = pendingOf(place, "score").filter(isKind("score"))
+      const liveEventKey = live === undefined ? scores.at(-1)?.eventKey ?? null : live.eventKey
+      const isLive = (item: OutboxItem) => item.eventKey === null || item.eventKey === liveEventKey
+      return {
+        latest: Option.fromNullishOr(scores.filter(isLive).at(-1)),
+        oldestLive: Option.fromNullishOr(scores.find(isLive)),
+        oldestPast: Option.fromNullishOr(scores.find((item) => !isLive(item))),
+        liveEventKey
+      }
+    }),
     onDisk: () => Effect.void,
     unmarkSending: (id) => update(id, { sentAt: null, sentTo: null }),
     whenAppended: (effect) => Effect.sync(() => void listeners.push(effect)),
@@ -64,11 +76,13 @@ export const memoryOutbox = () => {
   }
 
   /** Stores an item as the real outbox's append does, and wakes whoever listens. */
-  const append = (input: KindPayload & { readonly place: string; readonly createdAt?: number; readonly notBefore?: number }) =>
+  const append = (
+    input: KindPayload & { readonly place: string; readonly createdAt?: number; readonly notBefore?: number; readonly eventKey?: string | null }
+  ) =>
     Effect.gen(function*() {
       const now = yield* Clock.currentTimeMillis
       const item: OutboxItem = {
-        ...input, id: nextId++, eventKey: "ev-1", dedupeKey: null,
+        ...input, id: nextId++, eventKey: input.eventKey === undefined ? "ev-1" : input.eventKey, dedupeKey: null,
         createdAt: input.createdAt ?? now, attempts: 0, notBefore: input.notBefore ?? 0, state: "pending",
         lastError: null, result: null, settledAt: null, sentAt: null, sentTo: null
       }
