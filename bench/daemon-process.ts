@@ -45,10 +45,17 @@ export interface Daemon {
  * (stdout) are kept parsed; its heap is read through `heap-probe.mjs`, preloaded with
  * `--expose-gc` through NODE_OPTIONS.
  */
-export const startDaemon = (config: string, env: Readonly<Record<string, string>>, heapFile: string): Daemon => {
+export const startDaemon = (
+  config: string,
+  env: Readonly<Record<string, string>>,
+  heapFile: string,
+  /** More probes to preload beside the heap probe (the backlog phase's loop-delay probe). */
+  preload: ReadonlyArray<string> = []
+): Daemon => {
   const spawnedAt = Date.now()
+  const imports = [probe, ...preload].map((module) => `--import=${pathToFileURL(module).href}`).join(" ")
   const daemon = startScorebridgeDaemon(config, {
-    env: { ...env, NODE_OPTIONS: `--expose-gc --import=${pathToFileURL(probe).href}`, SCOREBRIDGE_BENCH_HEAP_FILE: heapFile }
+    env: { ...env, NODE_OPTIONS: `--expose-gc ${imports}`, SCOREBRIDGE_BENCH_HEAP_FILE: heapFile }
   })
   const child = daemon.process
   const stderrTail = daemon.stderr

@@ -19,6 +19,8 @@ export interface Place {
   readonly key: string
   readonly console: BenchConsole
   readonly eventKey: string
+  /** Events that ran on the place before its live one, oldest first (the backlog phase's); none by default. */
+  readonly pastEventKeys: ReadonlyArray<string>
   readonly buttonTopic: string
   readonly daemonPath: string
   /** Writes one frame to the console end of the place's pty. */
@@ -35,6 +37,8 @@ export interface Venue {
   readonly mqtt: MqttClient
   readonly configPath: string
   readonly stateDirectory: string
+  /** The daemon's status server (the page, status.json, /metrics, the timelines). */
+  readonly statusUrl: string
   /** The daemon's config text with another state directory, everything else as in `configPath` (the slow-disk phase's second daemon). */
   readonly configFor: (stateDirectory: string) => string
 }
@@ -44,7 +48,13 @@ export interface Venue {
  * pair per place, a button publisher, and the daemon's config: 8 basketball places, each with a
  * scoreboard on its pty and a zigbee2mqtt remote whose single press is a highlight.
  */
-export const startVenue = async (cleanup: Cleanup, dir: string, placeCount: number): Promise<Venue> => {
+export const startVenue = async (
+  cleanup: Cleanup,
+  dir: string,
+  placeCount: number,
+  /** Events started and closed on each place before its live one (the backlog phase's past events). */
+  { pastEvents = 0 }: { readonly pastEvents?: number } = {}
+): Promise<Venue> => {
   const keys = Array.from({ length: placeCount }, (_, i) => `court-${i + 1}`)
   const seed: SimulatorSeed = {
     organizations: [{
@@ -67,6 +77,11 @@ export const startVenue = async (cleanup: Cleanup, dir: string, placeCount: numb
   for (const [i, key] of keys.entries()) {
     const pty = await startPtyPair(dir, key)
     cleanup.defer(() => pty.stop())
+    const pastEventKeys: Array<string> = []
+    for (let k = 1; k <= pastEvents; k++) {
+      pastEventKeys.push((await control.startEvent(key, { homeTeam: "Home", awayTeam: "Away", name: `${key} past ${k}` })).eventKey)
+      await control.closeEvent(key)
+    }
     const { eventKey } = await control.startEvent(key, { homeTeam: "Home", awayTeam: "Away", name: `${key} bench` })
     // Opened lazily: bytes written before the daemon opens its end would reach it stale.
     let writer: PtyWriter | undefined
@@ -75,6 +90,7 @@ export const startVenue = async (cleanup: Cleanup, dir: string, placeCount: numb
       key,
       console: consoles[protocolOrder[i % protocolOrder.length]!],
       eventKey,
+      pastEventKeys,
       buttonTopic: `zigbee2mqtt/bench-remote-${i + 1}`,
       daemonPath: pty.daemonPath,
       write: (bytes) => (writer ??= openWriter(pty.writerPath)).write(bytes),
@@ -90,7 +106,7 @@ export const startVenue = async (cleanup: Cleanup, dir: string, placeCount: numb
   const configFor = (stateDirectory: string) => configText({ baseUrl: sim.url, mqttUrl: broker.url, stateDirectory, statusPort, places })
   const configPath = join(dir, "scorebridge.yaml")
   writeFileSync(configPath, configFor(stateDirectory))
-  return { places, control, mqtt, configPath, stateDirectory, configFor }
+  return { places, control, mqtt, configPath, stateDirectory, statusUrl: `http://127.0.0.1:${statusPort}`, configFor }
 }
 
 /** `SCOREBRIDGE_BENCH_FOLLOW_UPS=off npm run bench`: the same run with clip follow-ups off, to compare. */
