@@ -59,7 +59,14 @@ export const makeDeliveryAttempt = (ports: SchedulerPorts, record: ReturnType<ty
  */
 export const untilSettled = (
   attempt: ReturnType<typeof makeDeliveryAttempt>,
-  backOff: ReturnType<typeof makeBackOff>
+  backOff: ReturnType<typeof makeBackOff>,
+  /**
+   * Asked after each back-off: is the item still the one its lane would take now? When not (a
+   * newer live change came during an outage, or the entry turned out to be a past event's), the
+   * delivery ends unsettled and the lane takes its new head, so the service's return finds each
+   * lane's right entry waiting rather than the one it held when the outage began.
+   */
+  stillChosen: (item: OutboxItem, lane: ScoreLane) => Effect.Effect<boolean> = () => Effect.succeed(true)
 ) =>
 (item: OutboxItem, lane: ScoreLane = "live") =>
   Effect.gen(function*() {
@@ -74,5 +81,6 @@ export const untilSettled = (
       )
       if (failed === undefined) return
       yield* backOff.wait(item, failures, failed.failedAt, lane)
+      if (!(yield* stillChosen(item, lane))) return
     }
   })

@@ -1,4 +1,4 @@
-import { Clock, Context, Effect, Exit, Layer, Queue, type Scope } from "effect"
+import { Clock, Context, Effect, Exit, Layer, Option, Queue, type Scope } from "effect"
 import { ServiceClient } from "../service/client.ts"
 import { BridgeEvents } from "../bus/bridge-events.ts"
 import { makeBackOff } from "./back-off.ts"
@@ -74,7 +74,21 @@ export const makeScheduler = Effect.fnUntraced(function*(
     diskFailed = true
   })))
 
-  const attempts = untilSettled(makeDeliveryAttempt(ports, record), makeBackOff(ports.successes))
+
+  const picker = makeScoreLanePicker(options.liveScoreOrder ?? "latest-first")
+  const scoreHeadsOf = Effect.fnUntraced(function*(place: string) {
+    const known = yield* ports.liveEvent(place)
+    return yield* outbox.scoreHeads(place, known === undefined ? undefined : { eventKey: known.eventKey })
+  })
+  // After a back-off: a score entry keeps its lane only while the lane would still take it (the
+  // newest live entry stays; one the picker would pass over makes way). Unreadable: it stays.
+  const stillChosen = (item: OutboxItem, lane: ScoreLane) =>
+    item.kind !== "score" ? Effect.succeed(true) : scoreHeadsOf(item.place).pipe(
+      Effect.map((heads) => picker.next(item.place, lane, heads).pipe(Option.exists((next) => next.id === item.id)) ||
+        (lane === "live" && heads.latest.pipe(Option.exists((latest) => latest.id === item.id)))),
+      Effect.orElseSucceed(() => true)
+    )
+  const attempts = untilSettled(makeDeliveryAttempt(ports, record), makeBackOff(ports.successes), stillChosen)
 
   const deliver = (item: OutboxItem, lane: ScoreLane) =>
     retryOnStorageFailure(item, attempts(item, lane), () => diskFailed).pipe(
@@ -89,13 +103,11 @@ export const makeScheduler = Effect.fnUntraced(function*(
   const start = (item: OutboxItem, lane: ScoreLane = "live") =>
     Effect.suspend(() => lanes.admit(item, lane) ? Effect.as(Effect.forkScoped(deliver(item, lane)), true) : Effect.succeed(false))
 
-  const picker = makeScoreLanePicker(options.liveScoreOrder ?? "latest-first")
   // A place's two score lanes, each taking its next entry when free: the live event is the one
   // the service last named for the place (or, until it has, the newest pending entry's).
   const startScores = Effect.fnUntraced(function*(place: string) {
     if (lanes.busy(place, "live") && lanes.busy(place, "past")) return
-    const known = yield* ports.liveEvent(place)
-    const heads = yield* outbox.scoreHeads(place, known === undefined ? undefined : { eventKey: known.eventKey })
+    const heads = yield* scoreHeadsOf(place)
     for (const lane of ["live", "past"] as const) {
       const next = picker.next(place, lane, heads)
       if (next._tag === "None" || lanes.busy(place, lane)) continue

@@ -41,8 +41,8 @@ describe("back-off after a transient failure", () => {
     Effect.gen(function*() {
       const { watch, backOff } = yield* setup
       watch.record(t0 - outageAfterMs - 1)
-      // Sixth failure in a row: a step of about 32 s.
-      const waiting = yield* Effect.forkChild(backOff.wait(entry, 5, t0))
+      // Sixth failure in a row of a past event's entry: a step of about 32 s.
+      const waiting = yield* Effect.forkChild(backOff.wait(entry, 5, t0, "past"))
       assert.isFalse(yield* doneBy(waiting, t0 + 10_000))
       watch.record(t0 + 10_000)
       assert.isTrue(yield* doneBy(waiting, t0 + 10_000))
@@ -52,7 +52,7 @@ describe("back-off after a transient failure", () => {
     Effect.gen(function*() {
       const { watch, backOff } = yield* setup
       watch.record(t0 + 5)
-      const waiting = yield* Effect.forkChild(backOff.wait(entry, 5, t0))
+      const waiting = yield* Effect.forkChild(backOff.wait(entry, 5, t0, "past"))
       assert.isTrue(yield* doneBy(waiting, t0 + 5))
     }))
 
@@ -68,14 +68,16 @@ describe("back-off after a transient failure", () => {
       assert.isTrue(yield* doneBy(waiting, t0 + 4_800))
     }))
 
-  it.effect("in an outage, a click whose footage is kept retries within 2 s ± 20 %, however many times it failed; a score does not", () =>
+  it.effect("in an outage, a click whose footage is kept and a live lane's entry retry within 2 s ± 20 %, however many times they failed; a past event's entry does not", () =>
     Effect.gen(function*() {
       const { backOff } = yield* setup
       const fresh = yield* Effect.forkChild(backOff.wait(click(t0 - 10_000), 10, t0))
-      const score = yield* Effect.forkChild(backOff.wait(entry, 10, t0))
+      const live = yield* Effect.forkChild(backOff.wait(entry, 10, t0, "live"))
+      const past = yield* Effect.forkChild(backOff.wait(entry, 10, t0, "past"))
       assert.isTrue(yield* doneBy(fresh, t0 + 2_400))
-      // The score's step is capped at a minute: 48 s at the least.
-      assert.isFalse(yield* doneBy(score, t0 + 47_000))
+      assert.isTrue(yield* doneBy(live, t0 + 2_400))
+      // The past entry's step is capped at a minute: 48 s at the least.
+      assert.isFalse(yield* doneBy(past, t0 + 47_000))
     }))
 
   it.effect("a click whose footage is gone goes back to the normal steps", () =>

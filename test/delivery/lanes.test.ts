@@ -34,4 +34,15 @@ describe("Lanes", () => {
     lanes.release(item(9, "court-1", "score"))
     expect(lanes.admit(item(2, "court-1", "score"))).toBe(false)
   })
+
+  it("a place's live and past score lanes each hold one entry, independently", () => {
+    const lanes = new Lanes()
+    expect(lanes.admit(item(1, "court-1", "score"), "past")).toBe(true)
+    expect(lanes.admit(item(2, "court-1", "score"), "past")).toBe(false)
+    expect(lanes.admit(item(3, "court-1", "score"), "live")).toBe(true)
+    expect(lanes.busy("court-1", "live")).toBe(true)
+    lanes.release(item(3, "court-1", "score"))
+    expect([lanes.busy("court-1", "live"), lanes.busy("court-1", "past")]).toEqual([false, true])
+    expect(lanes.admit(item(2, "court-1", "score"), "live")).toBe(true)
+  })
 })

@@ -97,9 +97,9 @@ describe("scheduler: lanes and priorities", () => {
 })
 
 describe("scheduler: failures", () => {
-  it.effect("a 429 burst pauses every place with a growing back-off (1 s, 2 s, 4 s, ±20 %), then everything goes in order", () =>
+  it.effect("a 429 burst pauses every place with a growing back-off (1 s, 2 s, 4 s, ±20 %), then everything goes in order (`captured`)", () =>
     Effect.gen(function*() {
-      const { outbox, service } = yield* setup()
+      const { outbox, service } = yield* setup(5, { liveScoreOrder: "captured" })
       let refusals = 3
       service.answerWith(() => refusals-- > 0 ? Outcome.retry("rate-limited", "429") : Outcome.delivered({}))
       for (let i = 0; i < 8; i++) yield* outbox.append({ place: i % 2 === 0 ? "court-1" : "court-2", kind: "score", payload: score(i) })
@@ -115,9 +115,9 @@ describe("scheduler: failures", () => {
       }
     }))
 
-  it.effect("a 5xx is retried after its back-off without reordering the place's entries", () =>
+  it.effect("a 5xx is retried after its back-off without reordering the place's entries (`captured`)", () =>
     Effect.gen(function*() {
-      const { outbox, service } = yield* setup()
+      const { outbox, service } = yield* setup(5, { liveScoreOrder: "captured" })
       let failures = 2
       service.answerWith(() => failures-- > 0 ? Outcome.retry("transient", "503") : Outcome.delivered({}))
       for (let i = 0; i < 3; i++) yield* outbox.append({ place: "court-1", kind: "score", payload: score(i) })

@@ -1,0 +1,134 @@
+import { describe, expect, it } from "@effect/vitest"
+import { Clock, Context, Effect, Layer } from "effect"
+import { TestClock } from "effect/testing"
+import { Outcome } from "../../src/domain/outcome.ts"
+import type { KnownEvent } from "../../src/events/active-events.ts"
+import { RateBudget } from "../../src/delivery/rate-budget.ts"
+import { makeScheduler, type SchedulerOptions } from "../../src/delivery/scheduler.ts"
+import { clickPayload } from "../support/outbox-payloads.ts"
+import { advanceUntil, memoryOutbox, scriptedService } from "./scheduler-ports.ts"
+
+/**
+ * Live first after an outage, on virtual time with the real rate budget and the scheduler's
+ * stand-ins (scheduler-ports.ts): each place's live score is current within a few slots of the
+ * service's return however long the past events' backlog, clicks stay ahead of everything, and
+ * the past drains in the slots left, each event's entries oldest first. The same with the real
+ * outbox over a 40,000-item file: live-first-outbox.test.ts.
+ */
+const t0 = 1_000_000
+// 5 requests/s and the budget's 1 % margin.
+const intervalMs = 202
+
+const setup = (options: SchedulerOptions = {}) =>
+  Effect.gen(function*() {
+    yield* TestClock.setTime(t0)
+    const budget = Context.get(yield* Layer.build(RateBudget.layer({ requestsPerSecond: 5 })), RateBudget)
+    const outbox = memoryOutbox()
+    const service = scriptedService()
+    const liveEvents = new Map<string, KnownEvent>()
+    yield* makeScheduler({
+      outbox: outbox.port,
+      budget,
+      deliverer: service.deliverer,
+      successes: service.successes,
+      liveEvent: (place) => Effect.sync(() => liveEvents.get(place)),
+      settled: () => Effect.void
+    }, options)
+    return { budget, outbox, service, liveEvents }
+  })
+
+const entry = (at: number, left: number) => ({ timeStamp: at, left, right: 0, period: 1 })
+const places = ["court-1", "court-2", "court-3"]
+
+/** Per place, `past` entries of two past events, then `live` entries of the live event, all captured before now. */
+const fillOutage = (outbox: ReturnType<typeof memoryOutbox>, past: number, live: number, liveKey: string | null) =>
+  Effect.gen(function*() {
+    const ids = new Map<string, { past: Array<number>; live: Array<number> }>()
+    for (const place of places) ids.set(place, { past: [], live: [] })
+    for (let i = 0; i < past; i++) {
+      for (const place of places) {
+        const item = yield* outbox.append({ place, kind: "score", payload: entry(t0 - 3_600_000 + i, i), eventKey: `${place}-past-${i < past / 2 ? 1 : 2}`, createdAt: t0 - 3_600_000 + i })
+        ids.get(place)!.past.push(item.id)
+      }
+    }
+    for (let i = 0; i < live; i++) {
+      for (const place of places) {
+        const item = yield* outbox.append({ place, kind: "score", payload: entry(t0 - 60_000 + i * 1000, i), eventKey: liveKey, createdAt: t0 - 60_000 + i * 1000 })
+        ids.get(place)!.live.push(item.id)
+      }
+    }
+    return ids
+  })
+
+describe("live first: the live scores ahead of a past events' backlog", () => {
+  it.effect("after an outage each place's latest live entry goes in the first slots, then the rest of its live event, then the past", () =>
+    Effect.gen(function*() {
+      const { outbox, service, liveEvents } = yield* setup()
+      let down = true
+      service.answerWith(() => down ? Outcome.retry("transient", "503") : Outcome.delivered({}))
+      const ids = yield* fillOutage(outbox, 200, 5, null)
+      // An hour-long outage in the scheduler's eyes: every lane fails and backs off.
+      yield* advanceUntil(() => service.sent.length >= 12, "the outage's first failed attempts")
+      yield* TestClock.adjust(60_000)
+      down = false
+      const back = yield* Clock.currentTimeMillis
+      // As the first answer to a place's entry would tell the bridge (deliver-score.ts).
+      for (const place of places) liveEvents.set(place, { eventKey: `${place}-live`, learnedAt: back })
+      const delivered = () => service.sent.filter((s) => s.at >= back && s.outcome._tag === "Delivered")
+      yield* advanceUntil(() => delivered().length >= places.length * 5, "the live entries")
+      const first = delivered().slice(0, places.length * 5)
+      for (const place of places) {
+        const { live } = ids.get(place)!
+        const ofPlace = first.filter((s) => s.place === place).map((s) => s.id)
+        // The newest first, then the rest of the live event oldest first; no past entry among them.
+        expect(ofPlace).toEqual([live.at(-1), ...live.slice(0, -1)])
+        // Current within a couple of seconds of the return: the live head retries every ≤ 2 s in an outage.
+        const latestAt = first.find((s) => s.id === live.at(-1))!.at
+        expect(latestAt - back).toBeLessThanOrEqual(2_400 + places.length * intervalMs)
+      }
+      // The past then drains in the slots left, each event's entries oldest first, to the end.
+      yield* advanceUntil(() => service.sent.filter((s) => s.outcome._tag === "Delivered").length === places.length * 205, "everything", 1_200_000)
+      for (const place of places) {
+        const pastSent = delivered().filter((s) => s.place === place && ids.get(place)!.past.includes(s.id)).map((s) => s.id)
+        expect(pastSent).toEqual(ids.get(place)!.past)
+      }
+    }))
+
+  it.effect("a press and a new live change go ahead of the past backlog while it drains; past slots are only those left", () =>
+    Effect.gen(function*() {
+      const { outbox, service, liveEvents } = yield* setup()
+      for (const place of places) liveEvents.set(place, { eventKey: `${place}-live`, learnedAt: t0 })
+      const ids = yield* fillOutage(outbox, 100, 1, "unused")
+      yield* advanceUntil(() => service.sent.length >= 20, "the backlog to drain for a while")
+      const changedAt = yield* Clock.currentTimeMillis
+      const change = yield* outbox.append({ place: "court-2", kind: "score", payload: entry(changedAt, 99), eventKey: "court-2-live" })
+      const click = yield* outbox.append({ place: "court-3", kind: "click", payload: clickPayload(changedAt, { clickId: "c-1" }) })
+      yield* advanceUntil(() => service.sent.some((s) => s.id === change.id), "the live change")
+      const after = service.sent.filter((s) => s.at >= changedAt)
+      // The click in the next slot, the live change in the one after: no past entry between.
+      expect(after.slice(0, 2).map((s) => s.id)).toEqual([click.id, change.id])
+      expect(after[1]!.at - changedAt).toBeLessThanOrEqual(2 * intervalMs + 10)
+      // Entries stamped with another event than the one the service names live are past ones: the
+      // newest of them (captured last) waits behind the older past entries, not ahead of them.
+      expect(service.sent.some((s) => ids.get("court-1")!.live.includes(s.id))).toBe(false)
+    }))
+
+  it.effect("order `captured`: the live event's entries oldest first, still ahead of the past", () =>
+    Effect.gen(function*() {
+      const { outbox, service } = yield* setup({ liveScoreOrder: "captured" })
+      const ids = yield* fillOutage(outbox, 30, 4, null)
+      yield* advanceUntil(() => service.sent.length >= places.length * 4, "the live entries")
+      for (const place of places) {
+        expect(service.sent.slice(0, places.length * 4).filter((s) => s.place === place).map((s) => s.id)).toEqual(ids.get(place)!.live)
+      }
+    }))
+
+  it.effect("until the service names a live event, the newest pending entry's event is the live one", () =>
+    Effect.gen(function*() {
+      const { outbox, service } = yield* setup()
+      const ids = yield* fillOutage(outbox, 20, 3, "court-live")
+      yield* advanceUntil(() => service.sent.length >= places.length * 3, "the live entries")
+      const firstIds = service.sent.slice(0, places.length * 3).map((s) => s.id)
+      for (const place of places) expect(ids.get(place)!.live.every((id) => firstIds.includes(id))).toBe(true)
+    }))
+})
