@@ -6,6 +6,7 @@ import type { LinkRecords } from "./link-records.ts"
 import { buttonView, scoreboardView, type SourceView, type Thresholds } from "./liveness.ts"
 import type { PlaceTracker } from "./place-tracker.ts"
 import { type FinishClick, raceStatus } from "./race-status.ts"
+import type { PastBacklog } from "./past-backlog.ts"
 import { readingText } from "./reading-text.ts"
 import type { PlaceStatus } from "./status-snapshot.ts"
 import type { StatusPlace } from "./status-options.ts"
@@ -27,6 +28,8 @@ export interface PlaceStatusInput {
   readonly problemAfterClicks: number
   /** What the outbox says of the clicks of the finishes the card shows, by click item. */
   readonly finishClicks: ReadonlyMap<number, FinishClick>
+  /** Its past events' entries waiting (see past-backlog.ts). */
+  readonly pastBacklog: PastBacklog
 }
 
 type ButtonLine = { readonly source: string } & SourceView
@@ -78,7 +81,8 @@ const queueOf = (input: PlaceStatusInput, oldest: OutboxItem | undefined): Place
     click: pendingOf("click"),
     undo: pendingOf("undo"),
     oldestPendingAt: oldest?.createdAt ?? null,
-    oldestPendingError: oldest?.lastError ?? null
+    oldestPendingError: oldest?.lastError ?? null,
+    pastEvents: input.pastBacklog
   }
 }
 

@@ -2,7 +2,7 @@ import { Clock, Effect, Option } from "effect"
 import type { FollowUp } from "../domain/follow-up.ts"
 import { ClipFollowUps, type OutboxItem, OutboxHealth, OutboxItems } from "../delivery/outbox.ts"
 import { type BudgetSnapshot, RateBudget } from "../delivery/rate-budget.ts"
-import { ActiveEvents } from "../events/active-events.ts"
+import { ActiveEvents, type KnownEvent } from "../events/active-events.ts"
 import { ServiceClient, type ServerClock } from "../service/client.ts"
 import { timelineVersion } from "../timeline/timeline-version.ts"
 import { clickOf, clipRun, clipsFirstRead, clipsLongRead } from "./clip-status.ts"
@@ -11,6 +11,7 @@ import type { LinkRecords } from "./link-records.ts"
 import type { Thresholds } from "./liveness.ts"
 import type { LinkRecord, PlaceTracker } from "./place-tracker.ts"
 import { placeStatus } from "./place-status.ts"
+import { pastBacklogs, pastEntriesOf, type PendingByEvent } from "./past-backlog.ts"
 import { type FinishClick, lastFinishes } from "./race-status.ts"
 import type { RollbackNotice } from "./rollback-notice.ts"
 import type { StatusOptions } from "./status-options.ts"
@@ -44,13 +45,42 @@ const readOutbox = Effect.fnUntraced(function*(options: StatusOptions) {
     return Effect.succeed([])
   }
   const counts = yield* health.counts.pipe(Effect.catch(unreadable))
+  const pendingByEvent = yield* health.pendingScoresByEvent.pipe(Effect.catch(unreadable))
   const heads = yield* items.heads.pipe(Effect.catch(unreadable))
   const settled = yield* (yield* ClipFollowUps).settledFollowUps.pipe(Effect.catch(unreadable))
   const followUps = new Map<string, ReadonlyArray<FollowUp>>()
   if (options.clips?.followUp === true) {
     for (const p of options.places) followUps.set(p.key, yield* recentFollowUps(p.key).pipe(Effect.catch(unreadable)))
   }
-  return { problems, counts, heads, settled, followUps, disk: yield* health.diskStats }
+  return { problems, counts, pendingByEvent, heads, settled, followUps, disk: yield* health.diskStats }
+})
+
+/**
+ * Each place's past events' entries and when they will be through. The live event is the
+ * scheduler's (OutboxItems.scoreHeads says which it takes); only places with entries of more than
+ * one event need asking.
+ */
+const pastBacklogsOf = Effect.fnUntraced(function*(
+  options: StatusOptions,
+  pending: ReadonlyArray<PendingByEvent>,
+  known: ReadonlyMap<string, KnownEvent>,
+  perMinute: number,
+  now: number
+) {
+  const items = yield* OutboxItems
+  const pastByPlace = new Map<string, ReadonlyArray<PendingByEvent>>()
+  for (const p of options.places) {
+    const ofPlace = pending.filter((row) => row.place === p.key)
+    const event = known.get(p.key)
+    const live = ofPlace.length < 2 && event === undefined
+      ? ofPlace[0]?.eventKey ?? null
+      : (yield* items.scoreHeads(p.key, event === undefined ? undefined : { eventKey: event.eventKey }).pipe(
+        Effect.map((heads) => heads.liveEventKey),
+        Effect.orElseSucceed(() => event?.eventKey ?? null)
+      ))
+    pastByPlace.set(p.key, pastEntriesOf(ofPlace, p.key, live))
+  }
+  return pastBacklogs(pastByPlace, perMinute, now)
 })
 
 /**
@@ -119,6 +149,7 @@ export const readSnapshot = Effect.fnUntraced(function*(sources: SnapshotSources
   const clock = yield* (yield* ServiceClient).lastServerDate
   const finishes = new Map<string, ReadonlyMap<number, FinishClick>>()
   for (const p of options.places) finishes.set(p.key, yield* finishClicks(sources.trackers.get(p.key)!, outbox.followUps.get(p.key)))
+  const past = yield* pastBacklogsOf(options, outbox.pendingByEvent, known, budget.backlogLastMinute, now)
   const places = options.places.map((place) =>
     placeStatus({
       place,
@@ -132,7 +163,8 @@ export const readSnapshot = Effect.fnUntraced(function*(sources: SnapshotSources
       suspended: budget.suspended,
       followUps: outbox.followUps.get(place.key),
       problemAfterClicks: options.clips?.problemAfterClicks ?? 0,
-      finishClicks: finishes.get(place.key)!
+      finishClicks: finishes.get(place.key)!,
+      pastBacklog: past.get(place.key)!
     })
   )
   const reasons = [...outbox.problems, ...places.flatMap((p) => p.reasons)]

@@ -85,6 +85,7 @@ tr:last-child td { border-bottom:none; } td:first-child { white-space:nowrap; co
 "use strict";
 var lastOk = 0;
 function el(tag, cls, text) { var e = document.createElement(tag); if (cls) e.className = cls; if (text !== undefined && text !== null) e.textContent = String(text); return e; }
+function span(ms) { var m = Math.max(1, Math.round(ms / 60000)); return m < 60 ? "about " + m + " min" : "about " + Math.floor(m / 60) + " h " + (m % 60) + " min"; }
 function ago(ms, now) { if (ms === null || ms === undefined) return "never"; var s = Math.max(0, Math.round((now - ms) / 1000));
   if (s < 2) return "just now"; if (s < 60) return s + " s ago"; if (s < 3600) return Math.floor(s / 60) + " min ago"; return Math.floor(s / 3600) + " h " + Math.floor((s % 3600) / 60) + " min ago"; }
 // The venue's zone and the timeline's style, never the viewer's: a phone set to another zone or language reads the venue's clock.
@@ -173,6 +174,9 @@ function card(p, now) {
   if (p.lastEntry) { entry.appendChild(el("span", null, entryText(p.lastEntry.entry) + " at " + clock(p.lastEntry.entry.timeStamp) + " ")); entry.appendChild(answer(p.lastEntry.answer)); } else entry.textContent = "none yet";
   row(dl, "Last entry", entry);
   var q = p.queue; row(dl, "Queue", q.score + " scores · " + q.click + " clicks · " + q.undo + " undos" + (q.oldestPendingAt ? " — oldest " + ago(q.oldestPendingAt, now) : ""));
+  var past = q.pastEvents; if (past.entries > 0) { var pastRow = el("span", null, past.entries + " entries of " + past.events + " past event" + (past.events === 1 ? "" : "s") + " wait behind the live ones — " +
+    (past.throughAt === null ? "none being sent now (the service unreachable, or every slot taken by live scores and clicks)" : "through in " + span(past.throughAt - now) + " at the current rate (about " + clock(past.throughAt) + ")"));
+    pastRow.setAttribute("data-past-events", String(past.entries)); row(dl, "Past events", pastRow); }
   var press = el("span");
   if (p.lastPress) { press.appendChild(el("span", null, p.lastPress.gesture + " on " + p.lastPress.source + "/" + p.lastPress.button + ", " + ago(p.lastPress.at, now) + " "));
     if (p.lastPress.answer) press.appendChild(answer(p.lastPress.answer)); else press.appendChild(el("div", "small", p.lastPress.text));
@@ -205,7 +209,7 @@ function render(s) {
   var places = document.getElementById("places"); places.replaceChildren(); s.places.forEach(function (p) { places.appendChild(card(p, now)); });
   showTimelines(s.timelines);
   var t = s.token; var state = t.suspended ? el("span", "pill bad", "PAUSED: " + t.suspended) : t.backoffUntil ? el("span", "pill warn", "BACKING OFF (429) for " + Math.ceil((t.backoffUntil - now) / 1000) + " s") : el("span", "pill ok", "OK");
-  table("token", [["State", state], ["Requests, last minute", t.sentLastMinute + " of " + t.limitPerMinute + " allowed"], ["Waiting for a slot", t.waiting.click + " clicks · " + t.waiting.score + " scores"]]);
+  table("token", [["State", state], ["Requests, last minute", t.sentLastMinute + " of " + t.limitPerMinute + " allowed"], ["Waiting for a slot", t.waiting.click + " clicks · " + t.waiting.score + " live scores · " + t.waiting.backlog + " past events' entries"]]);
   table("links", s.links.map(function (l) { return [l.name, el("span", "pill " + (l.up ? "ok" : "bad"), l.up ? "UP" : l.state.toUpperCase()),
     l.target + (l.detail && !l.up ? " — " + l.detail : ""), (l.up ? "up" : "down") + " since " + clock(l.since) + (l.connects > 1 ? " · " + (l.connects - 1) + " reconnects" : "")]; }));
 }

@@ -8,6 +8,7 @@ import type { Badge } from "./liveness.ts"
 import type { ErrorNote, LastEntry, LastPress } from "./place-tracker.ts"
 import type { RollbackNotice } from "./rollback-notice.ts"
 import type { VenueClock } from "./venue-clock.ts"
+import type { PastBacklog } from "./past-backlog.ts"
 
 /** The place's newest followed click (see src/domain/follow-up.ts). */
 export interface LastClick {
@@ -109,6 +110,8 @@ export interface PlaceStatus {
     /** Capture time of the oldest pending item. */
     readonly oldestPendingAt: number | null
     readonly oldestPendingError: string | null
+    /** Of the pending scores, those of past events (an outage's backlog, sent after everything live) and when they will be through. */
+    readonly pastEvents: PastBacklog
   }
   /** undefined: not known yet; null: the service said none is running. */
   readonly event: { readonly key: string | null; readonly homeTeam: string | null; readonly awayTeam: string | null; readonly learnedAt: number } | null
@@ -130,7 +133,7 @@ export interface LinkStatus {
 export interface TokenStatus {
   readonly sentLastMinute: number
   readonly limitPerMinute: number
-  readonly waiting: { readonly click: number; readonly score: number }
+  readonly waiting: { readonly click: number; readonly score: number; readonly backlog: number }
   readonly backoffUntil: number | null
   readonly suspended: string | null
 }

@@ -109,7 +109,7 @@ describe("the metrics only the alerts read", () => {
     healthy: true,
     reasons: [],
     places: [],
-    token: { sentLastMinute: 0, limitPerMinute: 60, waiting: { click: 0, score: 0 }, backoffUntil: null, suspended: null },
+    token: { sentLastMinute: 0, limitPerMinute: 60, waiting: { click: 0, score: 0, backlog: 0 }, backoffUntil: null, suspended: null },
     links: [],
     clockSkewMs,
     outboxDisk,
