@@ -56,11 +56,11 @@ const readOutbox = Effect.fnUntraced(function*(options: StatusOptions) {
 })
 
 /**
- * Each place's past events' entries and when they will be through. The live event is the
- * scheduler's (OutboxItems.scoreHeads says which it takes); only places with entries of more than
- * one event need asking.
+ * Each place's score lanes as the scheduler takes them (OutboxItems.scoreHeads: a few seeks): its
+ * past events' entries, when they will be through, and its oldest live entry (a backlog of past
+ * events drains behind the live ones: it is not "delivery stuck").
  */
-const pastBacklogsOf = Effect.fnUntraced(function*(
+const scoreLanesOf = Effect.fnUntraced(function*(
   options: StatusOptions,
   pending: ReadonlyArray<PendingByEvent>,
   known: ReadonlyMap<string, KnownEvent>,
@@ -69,18 +69,20 @@ const pastBacklogsOf = Effect.fnUntraced(function*(
 ) {
   const items = yield* OutboxItems
   const pastByPlace = new Map<string, ReadonlyArray<PendingByEvent>>()
+  const oldestLive = new Map<string, OutboxItem>()
   for (const p of options.places) {
     const ofPlace = pending.filter((row) => row.place === p.key)
+    if (ofPlace.length === 0) {
+      pastByPlace.set(p.key, [])
+      continue
+    }
     const event = known.get(p.key)
-    const live = ofPlace.length < 2 && event === undefined
-      ? ofPlace[0]?.eventKey ?? null
-      : (yield* items.scoreHeads(p.key, event === undefined ? undefined : { eventKey: event.eventKey }).pipe(
-        Effect.map((heads) => heads.liveEventKey),
-        Effect.orElseSucceed(() => event?.eventKey ?? null)
-      ))
-    pastByPlace.set(p.key, pastEntriesOf(ofPlace, p.key, live))
+    const heads = yield* items.scoreHeads(p.key, event === undefined ? undefined : { eventKey: event.eventKey }).pipe(Effect.option)
+    const liveEventKey = heads._tag === "Some" ? heads.value.liveEventKey : event?.eventKey ?? null
+    if (heads._tag === "Some" && heads.value.oldestLive._tag === "Some") oldestLive.set(p.key, heads.value.oldestLive.value)
+    pastByPlace.set(p.key, pastEntriesOf(ofPlace, p.key, liveEventKey))
   }
-  return pastBacklogs(pastByPlace, perMinute, now)
+  return { past: pastBacklogs(pastByPlace, perMinute, now), oldestLive }
 })
 
 /**
@@ -149,7 +151,7 @@ export const readSnapshot = Effect.fnUntraced(function*(sources: SnapshotSources
   const clock = yield* (yield* ServiceClient).lastServerDate
   const finishes = new Map<string, ReadonlyMap<number, FinishClick>>()
   for (const p of options.places) finishes.set(p.key, yield* finishClicks(sources.trackers.get(p.key)!, outbox.followUps.get(p.key)))
-  const past = yield* pastBacklogsOf(options, outbox.pendingByEvent, known, budget.backlogLastMinute, now)
+  const lanes = yield* scoreLanesOf(options, outbox.pendingByEvent, known, budget.backlogLastMinute, now)
   const places = options.places.map((place) =>
     placeStatus({
       place,
@@ -158,13 +160,14 @@ export const readSnapshot = Effect.fnUntraced(function*(sources: SnapshotSources
       thresholds: sources.thresholds,
       now,
       counts: outbox.counts,
-      heads: outbox.heads,
+      // The oldest of each lane but the scores', whose oldest live entry stands for them.
+      heads: [...outbox.heads.filter((h) => h.place === place.key && h.kind !== "score"), ...(lanes.oldestLive.has(place.key) ? [lanes.oldestLive.get(place.key)!] : [])],
       known: known.get(place.key),
       suspended: budget.suspended,
       followUps: outbox.followUps.get(place.key),
       problemAfterClicks: options.clips?.problemAfterClicks ?? 0,
       finishClicks: finishes.get(place.key)!,
-      pastBacklog: past.get(place.key)!
+      pastBacklog: lanes.past.get(place.key)!
     })
   )
   const reasons = [...outbox.problems, ...places.flatMap((p) => p.reasons)]

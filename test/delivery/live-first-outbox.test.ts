@@ -2,7 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Context, Effect, Layer } from "effect"
 import { Outcome } from "../../src/domain/outcome.ts"
 import type { KnownEvent } from "../../src/events/active-events.ts"
-import { Outbox, OutboxHealth, OutboxItems } from "../../src/delivery/outbox.ts"
+import { Outbox, OutboxHealth, type OutboxItem, OutboxItems } from "../../src/delivery/outbox.ts"
 import { RateBudget } from "../../src/delivery/rate-budget.ts"
 import { makeScheduler } from "../../src/delivery/scheduler.ts"
 import { writeBacklogOutbox } from "../../scripts/support/backlog-outbox.ts"
@@ -39,7 +39,7 @@ describe("live first with a 40,000-item outbox", () => {
       const items = yield* OutboxItems
       const health = yield* OutboxHealth
       const budget = Context.get(yield* Layer.build(RateBudget.layer({ requestsPerSecond: 100 })), RateBudget)
-      const live = []
+      const live: Array<OutboxItem> = []
       for (const place of places) {
         live.push(yield* items.append({ place, kind: "score", payload: { timeStamp: now, left: 1, right: 0, period: 1 }, eventKey: `${place}-mon`, createdAt: now }))
       }
