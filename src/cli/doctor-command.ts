@@ -50,7 +50,7 @@ export const doctorCommand = Command.make(
   })
 ).pipe(
   Command.withDescription(
-    `Check the config, token, places, serial ports, network links (listen ports free, connect targets answering and sending), MQTT broker, clock and state directory; exit 0 when all pass, ${exitChecksFailed} when a check fails, ${exitConfigError} when the config does not load`
+    `Check the config, token, places, serial ports, network links (listen ports free, connect targets answering and sending), MQTT broker, clock, state directory and, when the daemon runs, its event loop's delay; exit 0 when all pass, ${exitChecksFailed} when a check fails, ${exitConfigError} when the config does not load`
   ),
   Command.withExamples([{ command: "scorebridge doctor --config /etc/scorebridge/config.yaml", description: "Run every check with the installed config" }])
 )

@@ -2,6 +2,7 @@ import { Effect, type Redacted } from "effect"
 import type { Config } from "../config/schema.ts"
 import { brokerCheck } from "./broker-check.ts"
 import type { CheckOutcome } from "./check-outcome.ts"
+import { loopDelayCheck } from "./loop-delay-check.ts"
 import { networkChecks } from "./network-check.ts"
 import { checkSerialAccess } from "./serial-access.ts"
 import { serviceChecks } from "./service-checks.ts"
@@ -28,7 +29,7 @@ export const doctorChecks = (
 ): ReadonlyArray<Effect.Effect<ReadonlyArray<CheckOutcome>>> => {
   // The daemon may be running on the same token: stay well inside its request budget.
   const gapMs = Math.max(1_000, 1_000 / config.service.requestsPerSecond)
-  return [serviceChecks(config, token, gapMs), ...localChecks(config)]
+  return [serviceChecks(config, token, gapMs), ...localChecks(config), Effect.map(loopDelayCheck(config.status.listen), (outcome) => [outcome])]
 }
 
 /** The checks that need no token: serial lines, network links, the broker, the state directory (the setup page runs them before a token is stored). */

@@ -10,6 +10,7 @@ import { followUpSettings } from "../clip-follow-up/follow-up-settings.ts"
 import { mqttLayer } from "./mqtt-layer.ts"
 import { type ChunkSourceOverride, placesLayer } from "./places-layer.ts"
 import { statusLayer } from "../status/status-layer.ts"
+import { LoopDelay } from "../observability/loop-delay.ts"
 
 export interface DaemonOptions {
   /** Replaces scoreboard inputs (the demo's simulated console). */
@@ -40,6 +41,8 @@ export const daemonLayer = (config: Config, token: Redacted.Redacted<string>, op
       stateDirectory: config.stateDirectory,
       ...(config.clips.followUp ? { followUps: followUpSettings(config.clips, config.service.requestsPerSecond) } : {})
     })),
+    // Below the status server: /metrics reads it when it answers (status-metrics.ts).
+    Layer.provideMerge(LoopDelay.layer()),
     Layer.provideMerge(mqttLayer(config))
   )
 }

@@ -1,5 +1,6 @@
 import { Metric } from "effect"
 import { slowDiskThresholdMs } from "../delivery/slow-disk.ts"
+import { loopDelayResolutionMs, loopDelayWindowMs } from "../observability/loop-delay.ts"
 
 /** Every series the bridge exposes on /metrics, with its help text (status-metrics.ts fills them). */
 
@@ -48,4 +49,8 @@ export const rollbackInfo = gauge(
   "1 while the upgrade guard's record of an automatic rollback is on the mini-PC: the upgrade it undid (from the kept version, to the one that failed) and why (reason_kind: never_ready, down, restart_loop, not_delivering); absent without a record"
 )
 export const rolledBackAt = gauge("scorebridge_rolled_back_at_seconds", "When the upgrade guard rolled the bridge back to the kept version, Unix seconds; absent without a record")
+export const loopDelay = gauge(
+  "scorebridge_event_loop_delay_seconds",
+  `How late the event loop ran a timer that was due (sampled every ${loopDelayResolutionMs} ms), by quantile (0.5, 0.99, 1 = the max) over the last whole ${loopDelayWindowMs / 1000} s window (it turns every ${loopDelayWindowMs / 1000} s; before the first ends, since the start): scoreboard frames and presses are stamped that late`
+)
 export const withoutClip = gauge("scorebridge_clicks_without_clip", "Clicks in a row that made no clip, once there are clips.problemAfterClicks of them (the court's problem line); 0 when fine")

@@ -1,7 +1,8 @@
-import { Context, Effect, Metric } from "effect"
+import { Context, Effect, Metric, Option } from "effect"
 import { PrometheusMetrics } from "effect/observability"
 import { bridgeVersion } from "../domain/version.ts"
 import type { BridgeEvent } from "../bus/bridge-events.ts"
+import { LoopDelay } from "../observability/loop-delay.ts"
 import * as m from "./metric-catalogue.ts"
 import { makeBornAtZero, makeDecoderTotals, makeDiskTotals, makeRollbackSeries, makeSeries, type Series } from "./metric-series.ts"
 import type { StatusSnapshot } from "./status-snapshot.ts"
@@ -43,6 +44,17 @@ const observeEvent = (series: Series, event: BridgeEvent): Effect.Effect<void> =
   }
 }
 
+/** The event loop's delay, where the bridge measures it (the daemon provides LoopDelay; a bare status model does not). */
+const loopDelaySeries = (series: Series) =>
+  Effect.gen(function*() {
+    const monitor = yield* Effect.serviceOption(LoopDelay)
+    if (Option.isNone(monitor)) return
+    const window = yield* monitor.value.window
+    if (window.samples === 0) return
+    const quantiles = [["0.5", window.p50Ms], ["0.99", window.p99Ms], ["1", window.maxMs]] as const
+    for (const [quantile, ms] of quantiles) yield* series.set(m.loopDelay, { quantile }, ms / 1000)
+  })
+
 /** The gauges a snapshot sets, and the running totals it carries (decoders, the outbox's disk). */
 const makeRender = (series: Series, followsClips: boolean) => {
   const decoderTotals = makeDecoderTotals(series)
@@ -78,6 +90,7 @@ const makeRender = (series: Series, followsClips: boolean) => {
       yield* set(m.limitPerMinute, {}, token.limitPerMinute)
       yield* set(m.suspended, {}, token.suspended === null ? 0 : 1)
       yield* set(m.backoff, {}, token.backoffUntil === null ? 0 : Math.max(0, (token.backoffUntil - snapshot.generatedAt) / 1000))
+      yield* loopDelaySeries(series)
       return PrometheusMetrics.formatUnsafe(Context.make(Metric.MetricRegistry, series.registry))
     })
 }
