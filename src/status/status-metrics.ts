@@ -63,7 +63,15 @@ const makeRender = (series: Series, followsClips: boolean) => {
   const bornAtZero = makeBornAtZero(series, followsClips)
   const { set } = series
 
-  const placeSeries = (place: StatusSnapshot["places"][number]) =>
+  // The time left is absent while no past entry is being sent: a stale figure would say it drains.
+  const pastSeries = (place: string, past: StatusSnapshot["places"][number]["queue"]["pastEvents"], now: number) =>
+    Effect.gen(function*() {
+      yield* set(m.pastEntries, { place }, past.entries)
+      if (past.throughAt !== null) yield* set(m.pastThrough, { place }, Math.max(0, (past.throughAt - now) / 1000))
+      else yield* Metric.remove(Metric.withAttributes(m.pastThrough, series.labelled({ place })))
+    })
+
+  const placeSeries = (place: StatusSnapshot["places"][number], generatedAt: number) =>
     Effect.gen(function*() {
       yield* bornAtZero(place.key)
       // A pool's first finish of the day is a change increase() sees: its series exists at 0 before.
@@ -72,12 +80,13 @@ const makeRender = (series: Series, followsClips: boolean) => {
       yield* set(m.live, { place: place.key }, place.live ? 1 : 0)
       yield* set(m.eventRunning, { place: place.key }, place.event?.key != null ? 1 : 0)
       for (const kind of ["score", "click", "undo"] as const) yield* set(m.pending, { place: place.key, kind }, place.queue[kind])
+      yield* pastSeries(place.key, place.queue.pastEvents, generatedAt)
       if (followsClips) yield* set(m.withoutClip, { place: place.key }, place.clipProblem?.clicks ?? 0)
     })
 
   return (snapshot: StatusSnapshot) =>
     Effect.gen(function*() {
-      for (const place of snapshot.places) yield* placeSeries(place)
+      for (const place of snapshot.places) yield* placeSeries(place, snapshot.generatedAt)
       yield* set(m.info, { version: bridgeVersion }, 1)
       yield* set(m.startTime, {}, snapshot.startedAt / 1000)
       if (snapshot.clockSkewMs !== null) yield* set(m.clockSkew, {}, snapshot.clockSkewMs / 1000)

@@ -8,6 +8,7 @@ import { ActiveEvents } from "../../src/events/active-events.ts"
 import { ServiceClient } from "../../src/service/client.ts"
 import { BridgeEvents } from "../../src/bus/bridge-events.ts"
 import { BridgeStatus, type StatusOptions } from "../../src/status/status-model.ts"
+import { makeStatusMetrics } from "../../src/status/status-metrics.ts"
 import { MqttConnection } from "../../src/transport/mqtt.ts"
 import { writeBacklogOutbox } from "../../scripts/support/backlog-outbox.ts"
 import { tempDir } from "../../scripts/support/temp-dir.ts"
@@ -66,6 +67,11 @@ describe("status: a past events' backlog on a court's card", () => {
       // Three days old, yet not "delivery stuck": the live entry is the court's oldest that counts.
       assert.deepStrictEqual(before.reasons, [])
       assert.isTrue(before.live)
+      const metrics = makeStatusMetrics({ followsClips: false })
+      const quiet = yield* metrics.render(yield* status.snapshot)
+      assert.match(quiet, /^scorebridge_outbox_past_event_entries\{place="court-9"\} 40$/m)
+      // No pace yet: no time left is claimed.
+      assert.notMatch(quiet, /scorebridge_outbox_past_event_seconds_left\{/)
 
       // Four past entries granted a slot in the last minute: 40 take ten minutes at that pace.
       const budget = yield* RateBudget
@@ -73,7 +79,9 @@ describe("status: a past events' backlog on a court's card", () => {
       yield* TestClock.adjust("3 seconds")
       yield* Fiber.join(grants)
       const at = yield* Clock.currentTimeMillis
-      assert.deepStrictEqual((yield* status.snapshot).places[0]!.queue.pastEvents, { entries: 40, events: 2, throughAt: at + 600_000 })
+      const draining = yield* status.snapshot
+      assert.deepStrictEqual(draining.places[0]!.queue.pastEvents, { entries: 40, events: 2, throughAt: at + 600_000 })
+      assert.match(yield* metrics.render(draining), /^scorebridge_outbox_past_event_seconds_left\{place="court-9"\} 600$/m)
     }).pipe(Effect.provide(layer(stateDirectory)))
   })
 })
