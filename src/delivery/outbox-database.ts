@@ -3,11 +3,13 @@ import * as path from "node:path"
 import { DatabaseSync } from "node:sqlite"
 import { describeFailure } from "./outbox-errors.ts"
 import { logFileBytes, syncDirectory } from "./outbox-files.ts"
+import { boundedCheck } from "./outbox-integrity.ts"
 import { migrate, type NewerSchema } from "./outbox-schema.ts"
 
 /**
  * Opening the outbox file: checks the state directory first (SQLite alone only says "unable to
- * open database file"), sets durability, verifies the file and brings its schema up to date
+ * open database file"), sets durability, checks what of the file it reads whole (the rest is
+ * checked after the start: outbox-integrity.ts) and brings its schema up to date
  * (outbox-schema.ts). Throws; the service turns the throw into an OutboxOpenError.
  */
 
@@ -36,12 +38,12 @@ const checkDirectory = (directory: string): void => {
 }
 
 /**
- * SQLite's page cache, in KiB (negative: a size, not a page count). Its default, 2 MB, fills as
- * soon as the file is larger: the quick check below reads every page, and the counts for systemd's
- * status line read the whole table every 30 s. With three days of a busy venue's history (36,000
- * items, 24 MB) that was 2.2 MB more of the daemon's resident memory than with 512 kB, for pages
- * the kernel's cache holds anyway; the counts took as long (80–87 ms). 512 kB hold what is read
- * over and over: the indexes' upper levels and the pending heads.
+ * SQLite's page cache, in KiB (negative: a size, not a page count). Its default, 2 MB, filled as
+ * soon as the file was larger, when the open's quick check read every page and the counts for
+ * systemd's status line read the whole table every 30 s (both gone since: outbox-integrity.ts,
+ * item_counts). With three days of a busy venue's history (36,000 items, 24 MB) that was 2.2 MB
+ * more of the daemon's resident memory than with 512 kB, for pages the kernel's cache holds anyway.
+ * 512 kB hold what is read over and over: the indexes' upper levels and the pending heads.
  */
 export const pageCacheSize = -512
 
@@ -66,11 +68,9 @@ export const openOutboxDatabase = (stateDirectory: string): OpenedOutbox => {
     // Keeps the -wal file from staying at its high-water mark after a long outage; as large as
     // the size it is given at open (outbox-files.ts), which SQLite then leaves alone.
     db.exec(`PRAGMA journal_size_limit = ${logFileBytes}`)
-    const check = db.prepare("PRAGMA quick_check(1)").get()?.["quick_check"]
-    if (check !== "ok") {
-      const detail = String(check).replace(/\*\*\* in database main \*\*\*/, "").replace(/\s+/g, " ").trim()
-      throw new OpenFailure(`the file is corrupt (${detail}); move it aside to start with an empty outbox`)
-    }
+    // Bounded: the whole file is checked after the start, off the event loop (outbox-integrity.ts).
+    const problems = boundedCheck(db)
+    if (problems !== undefined) throw new OpenFailure(`the file is corrupt (${problems}); move it aside to start with an empty outbox`)
     const { from, newer } = migrate(db)
     // A new file's directory entry must reach the disk too, or a power cut can lose the whole file.
     if (from === 0) syncDirectory(path.dirname(file))

@@ -75,6 +75,13 @@ export interface WriteOptions {
   readonly wait?: "disk" | "commit"
 }
 
+/** How many pending score entries a place holds of one event (null: captured before any answer named it). */
+export interface EventScoreCount {
+  readonly place: string
+  readonly eventKey: string | null
+  readonly count: number
+}
+
 export interface LaneCount {
   readonly place: string
   readonly kind: ItemKind
@@ -214,3 +221,11 @@ export const decodeLane = Schema.decodeUnknownOption(Schema.Struct({ id: Schema.
 export const decodeLaneCounts = Schema.decodeUnknownResult(
   Schema.Array(Schema.Struct({ place: Schema.String, kind: Kind, state: State, count: Schema.Int }))
 )
+
+const EventScoreCountRow = Schema.Struct({ place: Schema.String, event_key: Schema.NullOr(Schema.String), count: Schema.Int })
+
+export const decodeEventScoreCounts = (rows: unknown): Result.Result<ReadonlyArray<EventScoreCount>, Schema.SchemaError> =>
+  Result.map(
+    Schema.decodeUnknownResult(Schema.Array(EventScoreCountRow))(rows),
+    (decoded) => decoded.map(({ place, event_key, count }) => ({ place, eventKey: event_key, count }))
+  )

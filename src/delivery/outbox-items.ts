@@ -2,6 +2,7 @@ import { Context, type Effect, type Option } from "effect"
 import type { ItemKind } from "../domain/item-kinds.ts"
 import type { OutboxReadError, OutboxWriteError } from "./outbox-errors.ts"
 import type { AppendInput, KindItem, OutboxItem, WriteOptions } from "./outbox-item.ts"
+import type { LiveEvent, ScoreHeads } from "./outbox-score-heads.ts"
 
 /**
  * The outbox's items: what is appended (scores, clicks, undos), their lanes, how each attempt and
@@ -57,8 +58,19 @@ export class OutboxItems extends Context.Service<OutboxItems, {
   onDisk(id: number): Effect.Effect<void, OutboxWriteError>
   /** Runs `effect` after each append, as soon as the item is in the outbox (before it is on disk). */
   whenAppended(effect: Effect.Effect<void>): Effect.Effect<void>
+  /**
+   * The heads of a place's two score lanes (see ScoreHeads): its live event's and its past events'.
+   * `live`: the live event as known (null: the service said none runs); undefined while not known,
+   * and the newest pending score's event is taken as the live one. A few seeks, whatever the backlog.
+   */
+  scoreHeads(place: string, live: LiveEvent): Effect.Effect<ScoreHeads, OutboxReadError>
   /** Newest first. */
   recent(place: string, limit: number): Effect.Effect<ReadonlyArray<OutboxItem>, OutboxReadError>
+  /**
+   * Newest first, at most `limit`, ending before the first item `goOn` refuses: it sees each item
+   * in that order, so a reader stops once past what it wants (the timeline, past its event).
+   */
+  recentWhile(place: string, limit: number, goOn: (item: OutboxItem) => boolean): Effect.Effect<ReadonlyArray<OutboxItem>, OutboxReadError>
   /** Newest first. */
   deadLetters(limit: number): Effect.Effect<ReadonlyArray<OutboxItem>, OutboxReadError>
   /** Deletes delivered/warning items settled before the given time (and the follow-ups of the clicks gone); never pending, dead or missed. */

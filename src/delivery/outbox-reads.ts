@@ -2,6 +2,7 @@ import { Array as Arr, Effect, Option, Result } from "effect"
 import type { ItemKind } from "../domain/item-kinds.ts"
 import { OutboxReadError, readingFrom } from "./outbox-errors.ts"
 import { decodeItem, decodeLane, isKind, type KindItem, type MalformedItem, type OutboxItem } from "./outbox-item.ts"
+import { type LiveEvent, scoreHeadsOf } from "./outbox-score-heads.ts"
 import type { OutboxStatements } from "./outbox-statements.ts"
 
 interface Decoded {
@@ -14,14 +15,14 @@ interface Decoded {
  * be read is passed over like a dead letter, so that one bad row holds up neither its lane nor
  * the others (before rows were decoded, it failed every `heads` and stopped all delivery).
  */
-const collect = (rows: () => Iterable<unknown>, limit: number): Decoded => {
+const collect = (rows: () => Iterable<unknown>, limit: number, goOn: (item: OutboxItem) => boolean = () => true): Decoded => {
   const decoded: Decoded = { items: [], malformed: [] }
   if (limit === 0) return decoded
   // Breaking out of the loop resets the statement, ending its read of the database.
   for (const row of rows()) {
     const item = decodeItem(row)
     if (Result.isFailure(item)) decoded.malformed.push(item.failure)
-    else if (decoded.items.push(item.success) === limit) break
+    else if (!goOn(item.success) || decoded.items.push(item.success) === limit) break
   }
   return decoded
 }
@@ -91,6 +92,14 @@ export const makeReads = (sql: OutboxStatements, file: string) => {
     recent: Effect.fn("Outbox.recent")((place: string, limit: number) =>
       many(() => collect(() => sql.recent.iterate({ place }), limit))
     ),
+    recentWhile: Effect.fn("Outbox.recentWhile")((place: string, limit: number, goOn: (item: OutboxItem) => boolean) =>
+      many(() => collect(() => sql.recent.iterate({ place }), limit, goOn))
+    ),
+    scoreHeads: Effect.fn("Outbox.scoreHeads")(function*(place: string, live: LiveEvent) {
+      const { heads, malformed } = yield* read(() => scoreHeadsOf(sql, place, live))
+      yield* report(malformed)
+      return heads
+    }),
     deadLetters: Effect.fn("Outbox.deadLetters")((limit: number) =>
       many(() => collect(() => sql.deadLetters.iterate(), limit))
     )

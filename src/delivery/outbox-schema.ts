@@ -14,6 +14,8 @@ import { bridgeVersion } from "../domain/version.ts"
  *   older bridge"; older code updates only the columns it knows and leaves the new ones as they were;
  * - a new table or index that older code never touches; older code still prunes `items` and
  *   `follow_ups` as it always did, so a new table that refers to items must expect them gone;
+ * - a trigger on a table older code writes, when it writes only a table of its own and cannot
+ *   fail: it runs inside older code's statements too, which is how it stays right (item_counts);
  * - a new field in a payload that belongs to the service's body: a payload is the body as the
  *   service takes it, and an older bridge sends it as it is (the service stores fields it does not
  *   know).
@@ -116,6 +118,50 @@ export const migrations: ReadonlyArray<Migration> = [
      -- The bridge (its version) that brought the file to its schema version.
      migrated_by    TEXT    NOT NULL
    ) STRICT;`
+  },
+  // Live first after a long outage (outbox-score-heads.ts, outbox-health.ts). Additive: a bridge
+  // of schema 5 never names the new index or table, and the triggers live in the file, so they keep
+  // the counts right whichever bridge writes (its statements only insert, settle and prune rows).
+  {
+    change: "additive",
+    sql: `-- a place's pending scores by event: one seek for an event's oldest or newest, whatever the backlog.
+   CREATE INDEX items_pending_event ON items (place, kind, event_key, id) WHERE state = 'pending';
+   -- How many items each (place, kind, state, event_key) holds, kept as items change: the counts
+   -- the status page, /metrics and systemd's status line read would otherwise scan the table.
+   -- A key's row is deleted when its count reaches zero.
+   CREATE TABLE item_counts (
+     place      TEXT    NOT NULL,
+     kind       TEXT    NOT NULL,
+     state      TEXT    NOT NULL,
+     event_key  TEXT,
+     count      INTEGER NOT NULL
+   ) STRICT;
+   -- Not UNIQUE: NULL event keys are distinct to a UNIQUE index; the triggers keep one row per key.
+   CREATE INDEX item_counts_key ON item_counts (state, kind, place, event_key);
+   CREATE TRIGGER item_counts_insert AFTER INSERT ON items BEGIN
+     INSERT INTO item_counts (place, kind, state, event_key, count)
+       SELECT NEW.place, NEW.kind, NEW.state, NEW.event_key, 0
+       WHERE NOT EXISTS (SELECT 1 FROM item_counts WHERE state = NEW.state AND kind = NEW.kind AND place = NEW.place AND event_key IS NEW.event_key);
+     UPDATE item_counts SET count = count + 1 WHERE state = NEW.state AND kind = NEW.kind AND place = NEW.place AND event_key IS NEW.event_key;
+   END;
+   CREATE TRIGGER item_counts_delete AFTER DELETE ON items BEGIN
+     UPDATE item_counts SET count = count - 1 WHERE state = OLD.state AND kind = OLD.kind AND place = OLD.place AND event_key IS OLD.event_key;
+     DELETE FROM item_counts WHERE state = OLD.state AND kind = OLD.kind AND place = OLD.place AND event_key IS OLD.event_key AND count <= 0;
+   END;
+   -- place and kind never change in the bridge's own statements; a hand edit of them is counted too.
+   CREATE TRIGGER item_counts_update AFTER UPDATE OF place, kind, state, event_key ON items
+   WHEN OLD.place IS NOT NEW.place OR OLD.kind IS NOT NEW.kind OR OLD.state IS NOT NEW.state
+     OR OLD.event_key IS NOT NEW.event_key
+   BEGIN
+     UPDATE item_counts SET count = count - 1 WHERE state = OLD.state AND kind = OLD.kind AND place = OLD.place AND event_key IS OLD.event_key;
+     DELETE FROM item_counts WHERE state = OLD.state AND kind = OLD.kind AND place = OLD.place AND event_key IS OLD.event_key AND count <= 0;
+     INSERT INTO item_counts (place, kind, state, event_key, count)
+       SELECT NEW.place, NEW.kind, NEW.state, NEW.event_key, 0
+       WHERE NOT EXISTS (SELECT 1 FROM item_counts WHERE state = NEW.state AND kind = NEW.kind AND place = NEW.place AND event_key IS NEW.event_key);
+     UPDATE item_counts SET count = count + 1 WHERE state = NEW.state AND kind = NEW.kind AND place = NEW.place AND event_key IS NEW.event_key;
+   END;
+   INSERT INTO item_counts (place, kind, state, event_key, count)
+     SELECT place, kind, state, event_key, COUNT(*) FROM items GROUP BY place, kind, state, event_key;`
   }
 ]
 

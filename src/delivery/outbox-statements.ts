@@ -41,15 +41,57 @@ export const outboxStatements = (db: DatabaseSync) => ({
   ),
   // A seek into items_pending: the lane's own items only, however long the other lanes' backlogs.
   // `$after` 0 for the whole lane; a head's id for what follows it.
+  // INDEXED BY: left to itself, the planner takes items_lane and steps over the lane's settled items.
   pending: db.prepare(
-    "SELECT * FROM items WHERE state = 'pending' AND place = $place AND kind = $kind AND id > $after ORDER BY id"
+    `SELECT * FROM items INDEXED BY items_pending
+     WHERE state = 'pending' AND place = $place AND kind = $kind AND id > $after ORDER BY id`
+  ),
+  // A place's score lanes (outbox-score-heads.ts): seeks into items_pending_event, one per event.
+  // The newest pending score's event: whose the live lane is while the live event is not known.
+  newestScoreEvent: db.prepare(
+    // INDEXED BY: left to itself, the planner walks items_lane back through every settled score.
+    `SELECT event_key FROM items INDEXED BY items_pending
+     WHERE state = 'pending' AND place = $place AND kind = 'score' ORDER BY id DESC LIMIT 1`
+  ),
+  // `IS`: the null key (entries captured before any answer named the event) is a lane too.
+  scoresOfEvent: db.prepare(
+    "SELECT * FROM items WHERE state = 'pending' AND place = $place AND kind = 'score' AND event_key IS $eventKey ORDER BY id"
+  ),
+  scoresOfEventNewest: db.prepare(
+    "SELECT * FROM items WHERE state = 'pending' AND place = $place AND kind = 'score' AND event_key IS $eventKey ORDER BY id DESC"
+  ),
+  // Loose index scan: one seek per event the place has pending scores of (a weekend's matches, not
+  // their entries), each with its oldest pending score's id, oldest first. `$live` is left out.
+  pastScoreEvents: db.prepare(
+    `WITH RECURSIVE event (key) AS (
+       SELECT (SELECT event_key FROM items WHERE state = 'pending' AND place = $place AND kind = 'score'
+               AND event_key IS NOT NULL ORDER BY event_key LIMIT 1)
+       UNION ALL
+       SELECT (SELECT n.event_key FROM items n WHERE n.state = 'pending' AND n.place = $place AND n.kind = 'score'
+               AND n.event_key > event.key ORDER BY n.event_key LIMIT 1)
+       FROM event WHERE event.key IS NOT NULL)
+     SELECT key AS event_key,
+       (SELECT MIN(o.id) FROM items o WHERE o.state = 'pending' AND o.place = $place AND o.kind = 'score'
+        AND o.event_key = event.key) AS first_id
+     FROM event WHERE key IS NOT NULL AND key IS NOT $live ORDER BY first_id`
   ),
   lastOf: db.prepare("SELECT * FROM items WHERE place = $place AND kind = $kind ORDER BY id DESC"),
   recent: db.prepare("SELECT * FROM items WHERE place = $place ORDER BY id DESC"),
   deadLetters: db.prepare("SELECT * FROM items WHERE state = 'dead' ORDER BY id DESC"),
+  // From the counts the triggers keep (schema 6): a row per place, kind, state and event, never
+  // the items themselves.
   counts: db.prepare(
-    `SELECT place, kind, state, COUNT(*) AS count FROM items
+    `SELECT place, kind, state, SUM(count) AS count FROM item_counts
      GROUP BY place, kind, state ORDER BY place, kind, state`
+  ),
+  countsCleared: db.prepare("DELETE FROM item_counts"),
+  countsFromItems: db.prepare(
+    `INSERT INTO item_counts (place, kind, state, event_key, count)
+     SELECT place, kind, state, event_key, COUNT(*) FROM items GROUP BY place, kind, state, event_key`
+  ),
+  pendingScoresByEvent: db.prepare(
+    `SELECT place, event_key, count FROM item_counts WHERE state = 'pending' AND kind = 'score'
+     ORDER BY place, event_key`
   ),
   settle: db.prepare(
     `UPDATE items SET state = $state, attempts = attempts + 1, last_error = $lastError,

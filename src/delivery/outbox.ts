@@ -4,7 +4,8 @@ import { type CheckpointWhen, makeCommits } from "./outbox-commits.ts"
 import { acquireOutboxDisk } from "./outbox-disk.ts"
 import { describeFailure, OutboxOpenError } from "./outbox-errors.ts"
 import { makeFollowUps } from "./outbox-follow-ups.ts"
-import { laneCounts, OutboxHealth } from "./outbox-health.ts"
+import { laneCounts, OutboxHealth, pendingScoresByEvent, rebuildCounts } from "./outbox-health.ts"
+import { defaultIntegrity, type IntegrityOptions, watchIntegrity } from "./outbox-integrity.ts"
 import { OutboxItems } from "./outbox-items.ts"
 import { makeReads } from "./outbox-reads.ts"
 import { outboxStatements } from "./outbox-statements.ts"
@@ -13,11 +14,13 @@ import { makePressIdentities, PressIdentities } from "./press-identities.ts"
 
 export { OutboxOpenError, OutboxReadError, OutboxWriteError, type OutboxStorageError } from "./outbox-errors.ts"
 export type { ItemKind, ItemState } from "../domain/item-kinds.ts"
-export type { AppendInput, ItemOf, KindItem, KindPayload, LaneCount, OutboxItem, WriteOptions } from "./outbox-item.ts"
+export type { AppendInput, EventScoreCount, ItemOf, KindItem, KindPayload, LaneCount, OutboxItem, WriteOptions } from "./outbox-item.ts"
 export { isKind } from "./outbox-item.ts"
 export { ClipFollowUps, type SettledFollowUps } from "./clip-follow-ups.ts"
 export { OutboxHealth } from "./outbox-health.ts"
+export type { OutboxIntegrity } from "./outbox-integrity.ts"
 export { OutboxItems } from "./outbox-items.ts"
+export type { LiveEvent, ScoreHeads } from "./outbox-score-heads.ts"
 export { PressIdentities } from "./press-identities.ts"
 export type { OutboxDiskStats } from "./slow-disk.ts"
 
@@ -40,6 +43,8 @@ export interface OutboxOptions {
   readonly checkpoint?: CheckpointWhen
   /** Clicks answered with a moment get a follow-up, first read this long after (ms); absent: none. */
   readonly followUps?: { readonly firstReadAfterMs: number }
+  /** When the whole file is checked, off the event loop (see outbox-integrity.ts); default 5 s after the open. */
+  readonly integrityCheck?: IntegrityOptions
 }
 
 /**
@@ -60,7 +65,14 @@ const makeOutbox = Effect.fnUntraced(function*(options: OutboxOptions) {
     onDisk: commits.onDisk,
     whenAppended: commits.whenAppended
   })
-  const health = OutboxHealth.of({ diskFailure: commits.diskFailure, diskStats: commits.diskStats, counts: laneCounts(sql, disk.file) })
+  const integrity = yield* watchIntegrity(disk.file, options.integrityCheck ?? defaultIntegrity, rebuildCounts(disk.db, sql, commits))
+  const health = OutboxHealth.of({
+    diskFailure: commits.diskFailure,
+    diskStats: commits.diskStats,
+    counts: laneCounts(sql, disk.file),
+    pendingScoresByEvent: pendingScoresByEvent(sql, disk.file),
+    integrity
+  })
   return Context.make(OutboxItems, items).pipe(
     Context.add(ClipFollowUps, makeFollowUps(sql, disk.file, commits)),
     Context.add(PressIdentities, makePressIdentities(sql, disk.file, commits.allOnDisk)),

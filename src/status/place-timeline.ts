@@ -2,19 +2,25 @@ import { Effect } from "effect"
 import { ClipFollowUps, OutboxItems } from "../delivery/outbox.ts"
 import { ActiveEvents } from "../events/active-events.ts"
 import { buildTimeline } from "../timeline/build-timeline.ts"
+import { withinCurrentEvent } from "../timeline/current-event.ts"
 import { UnknownPlace } from "../timeline/unknown-place.ts"
 import type { StatusPlace } from "./status-options.ts"
 
-// A long match is a few hundred entries and clicks; this keeps a day's worth of one place.
+// A long match is a few hundred entries and clicks; this caps an event that ran a whole day.
 const timelineItems = 2000
 
-/** The place's current event, from its recent outbox items (see src/timeline/). */
+/**
+ * The place's current event, from its newest outbox items (see src/timeline/): read newest first
+ * and only until an item of an older event, so a backlog of past events waiting behind the live one
+ * costs nothing here.
+ */
 export const placeTimeline = Effect.fnUntraced(function*(places: ReadonlyArray<StatusPlace>, placeKey: string) {
   const place = places.find((p) => p.key === placeKey)
   if (place === undefined) return yield* new UnknownPlace({ place: placeKey, known: places.map((p) => p.key) })
-  const recent = yield* (yield* OutboxItems).recent(place.key, timelineItems)
-  // At most one per click, so as many as the items cover every click among them.
-  const followUps = yield* (yield* ClipFollowUps).followUpsOf(place.key, timelineItems)
+  const recent = yield* (yield* OutboxItems).recentWhile(place.key, timelineItems, withinCurrentEvent())
+  // Newest first, at most one per click: as many as the clicks read cover each of theirs.
+  const clicks = recent.filter((item) => item.kind === "click").length
+  const followUps = clicks === 0 ? [] : yield* (yield* ClipFollowUps).followUpsOf(place.key, clicks)
   const known = (yield* (yield* ActiveEvents).all).get(place.key)
   return buildTimeline({
     place: { key: place.key, name: place.name ?? null },

@@ -39,3 +39,21 @@ export const currentEvent = (recent: ReadonlyArray<OutboxItem>): CurrentEvent =>
     })
   }
 }
+
+/**
+ * For reading a place's items newest first only as far as `currentEvent` needs: goes on through the
+ * newest event's items and those that name no event, and refuses the first of another event. What it
+ * lets through is a superset of the current event's items (the unnamed ones older than the event's
+ * first are left out by `currentEvent`), so a weekend's backlog of past events behind a live match
+ * is not read. One scan per read: it remembers the newest event it saw.
+ */
+export const withinCurrentEvent = (): ((item: OutboxItem) => boolean) => {
+  let newest: string | undefined
+  return (item) => {
+    // Undos name no event of their own; they go with their click.
+    const key = item.kind === "undo" ? null : eventOf(item)
+    if (key === null) return true
+    newest ??= key
+    return key === newest
+  }
+}

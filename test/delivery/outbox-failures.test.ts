@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest"
 import { Effect, Layer, Option } from "effect"
 import { DatabaseSync } from "node:sqlite"
 import { Outbox } from "../../src/delivery/outbox.ts"
+import { schemaVersion } from "../../src/delivery/outbox-schema.ts"
 import { runWithOutbox, tempStateDirectory } from "./outbox-support.ts"
 import { nodeBinary, runWriter, writerScript } from "./outbox-writer-process.ts"
 import { numberedItem, scorePayload } from "../support/outbox-payloads.ts"
@@ -70,7 +71,7 @@ describe("Outbox opening fails clearly", () => {
     db.exec("DROP TABLE file_format; PRAGMA user_version = 99")
     db.close()
     expect((await openError(stateDirectory)).message).toContain(
-      "newer scorebridge (schema version 99) that this version (schema 5) cannot read: install that newer scorebridge again"
+      `newer scorebridge (schema version 99) that this version (schema ${schemaVersion}) cannot read: install that newer scorebridge again`
     )
   })
 })

@@ -42,7 +42,12 @@ afterEach(async () => {
 describe("the outbox's schema versions", () => {
   it("count the rule's own migration as breaking: bridges before it refuse every newer file anyway", () => {
     expect(migrations[4]).toMatchObject({ change: "breaking" })
-    expect(oldestReader).toBe(schemaVersion)
+  })
+
+  it("keep the oldest reader at schema 5: the kept counts and the score lanes' index (schema 6) are additive", () => {
+    expect(migrations[5]).toMatchObject({ change: "additive" })
+    expect(schemaVersion).toBe(6)
+    expect(oldestReader).toBe(5)
   })
 
   it("a new file records its oldest reader and the bridge that wrote its schema", async () => {
