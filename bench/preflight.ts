@@ -6,9 +6,9 @@ import { slowDiskUnavailable } from "../scripts/support/slow-disk.ts"
  * Refuses, before anything starts, a run whose figures would not be the code's: exits with the
  * status and one line saying why.
  */
-export const preflight = (): void => {
+export const preflight = ({ slowDisk = true }: { readonly slowDisk?: boolean } = {}): void => {
   // The slow-disk phase needs FUSE and a loop device, and a bench without it would not measure issue 14.
-  const noSlowDisk = slowDiskUnavailable()
+  const noSlowDisk = slowDisk ? slowDiskUnavailable() : undefined
   if (noSlowDisk !== undefined) {
     process.stderr.write(`bench: cannot run the slow-disk phase: ${noSlowDisk}\n`)
     process.exit(69)

@@ -1,3 +1,4 @@
+import { backlogJson, type BacklogFigures } from "./backlog.ts"
 import type { DecoderFigures } from "./decoders.ts"
 import type { Host } from "./host.ts"
 import { type Heading, type LatencyFigure, say } from "./report.ts"
@@ -16,17 +17,31 @@ export interface LoadedFigures {
   readonly soakMinutes: number
 }
 
+/** The chatter phase's figures (bench/chatter.ts), as far as the summary reads them. */
+export interface ChatterSummary {
+  readonly quietClickLatencyMs: { readonly p50: number; readonly p99: number }
+  readonly clickLatencyMs: { readonly p50: number; readonly p99: number }
+  readonly rssMb: number
+}
+
+/** The first daemon's start-up and warnings and the slow-disk phase: absent with --backlog-only or --chatter-only. */
+export interface MainFigures {
+  readonly startupMs: number
+  /** The first daemon's warnings and errors. */
+  readonly warnings: number
+  readonly slowDisk: SlowDiskFigures
+}
+
 export interface RunFigures {
   readonly benchStartedAt: number
   readonly host: Host
   readonly placeCount: number
   readonly loaded: LoadedFigures | undefined
-  readonly startupMs: number
-  /** Over the whole run, both daemons. */
+  readonly main: MainFigures | undefined
+  /** Over the whole run, every daemon (the backlog phase's after the service's return). */
   readonly http429: number
-  /** The first daemon's warnings and errors. */
-  readonly warnings: number
-  readonly slowDisk: SlowDiskFigures
+  readonly backlog: BacklogFigures | undefined
+  readonly chatter: ChatterSummary | undefined
 }
 
 /** A target of issue #7 or #14: what it says, whether the run met it, and the figure that decided. */
@@ -68,35 +83,83 @@ const loadedJson = ({ decoders, steady, saturated }: LoadedFigures, http429: num
   daemon_node_flags: decoders.flags
 })
 
-/**
- * The closing phase: every target met or missed, then the one JSON line that earlier runs are
- * compared by (with --slow-disk-only, only the keys that run measured).
- */
-export const summarize = (heading: Heading, run: RunFigures): void => {
-  const { loaded, slowDisk } = run
-  heading(`summary against the targets of issues #7 and #14${loaded === undefined ? " (--slow-disk-only: what was measured)" : ""}`)
-  const checks: Array<Check> = [
-    ...(loaded === undefined ? [] : loadedChecks(loaded)),
-    ["http 429 = 0", run.http429 === 0, String(run.http429)],
-    ["start-up ≤ 1500 ms", run.startupMs <= 1500, `${run.startupMs} ms`],
-    ["slow disk: stamp error p99 ≤ 5 ms", slowDisk.stampError.p99 <= 5, `${slowDisk.stampError.p99} ms`],
-    ["slow disk: other-place delay p99 ≤ 50 ms", slowDisk.otherPlaceDelay.p99 <= 50, `${slowDisk.otherPlaceDelay.p99} ms`]
-  ]
-  for (const [target, met, figure] of checks) say(`  ${met ? "met   " : "MISSED"} ${target.padEnd(40)} ${figure}`)
-  const durationS = Math.round((Date.now() - run.benchStartedAt) / 1000)
-  say(`  daemon warnings/errors logged: ${run.warnings}, on the slow disk ${slowDisk.warnings}; bench took ${durationS} s`)
+const mainChecks = ({ startupMs, slowDisk }: MainFigures): Array<Check> => [
+  ["start-up ≤ 1500 ms", startupMs <= 1500, `${startupMs} ms`],
+  ["slow disk: stamp error p99 ≤ 5 ms", slowDisk.stampError.p99 <= 5, `${slowDisk.stampError.p99} ms`],
+  ["slow disk: other-place delay p99 ≤ 50 ms", slowDisk.otherPlaceDelay.p99 <= 50, `${slowDisk.otherPlaceDelay.p99} ms`]
+]
 
+/** Issue 34's targets of the backlog phase; a click may wait one rate slot behind a past entry already on its way. */
+const backlogChecks = (b: BacklogFigures): Array<Check> => {
+  const slotMs = 1000 / requestsPerSecond
+  const statusP99 = Math.max(b.status.p99, b.page.p99)
+  return [
+    ["backlog: start-up ≤ 1000 ms", b.startupMs <= 1000, `${b.startupMs} ms`],
+    ["backlog: every live place current ≤ 15 s", b.liveCurrent.notCurrent === 0 && b.liveCurrent.max <= 15_000,
+      b.liveCurrent.notCurrent === 0 ? `max ${b.liveCurrent.max} ms` : `${b.liveCurrent.notCurrent} of ${b.liveCurrent.n} never current`],
+    ["backlog: loop delay p99 ≤ 10 ms", b.loopDelay !== undefined && b.loopDelay.p99 <= 10, `${b.loopDelay?.p99 ?? "?"} ms`],
+    ["backlog: loop delay max ≤ 50 ms", b.loopDelay !== undefined && b.loopDelay.max <= 50, `${b.loopDelay?.max ?? "?"} ms`],
+    ["backlog: stamp error p99 ≤ 5 ms", b.stampError.p99 <= 5, `${b.stampError.p99} ms`],
+    [`backlog: click p99 ≤ ${slotMs + 50} ms`, b.click.p99 <= slotMs + 50, `${b.click.p99} ms (lost ${b.click.lost})`],
+    ["backlog: status page p99 ≤ 100 ms", statusP99 <= 100, `${statusP99} ms (status.json ${b.status.p99}, / ${b.page.p99}; timeline ${b.timeline.p99})`],
+    ["backlog: drain ≥ 0.95", b.drain.ratio >= 0.95, round3(b.drain.ratio).toString()],
+    ["backlog: rss ≤ 86 MB", b.rssMb <= 86, `${b.rssMb.toFixed(1)} MB`]
+  ]
+}
+
+const chatterChecks = (c: ChatterSummary): Array<Check> => [
+  ["chatter: click p99 ≤ quiet p99 + 5 ms", c.clickLatencyMs.p99 <= c.quietClickLatencyMs.p99 + 5, `${c.clickLatencyMs.p99} ms (quiet ${c.quietClickLatencyMs.p99} ms)`],
+  ["chatter: rss ≤ 86 MB", c.rssMb <= 86, `${c.rssMb.toFixed(1)} MB`]
+]
+
+const mainJson = ({ startupMs, slowDisk }: MainFigures) => {
   const { stampError, clickIdle, clickBehind, otherPlaceDelay, fsync } = slowDisk
-  say(JSON.stringify({
-    ...(loaded === undefined ? {} : loadedJson(loaded, run.http429)),
-    http_429_count: run.http429,
+  return {
     stamp_error_ms_slow_disk: { p50: stampError.p50, p99: stampError.p99, max: stampError.max, n: stampError.n },
     click_latency_ms_slow_disk: latencyJson(clickIdle),
     click_latency_ms_slow_disk_behind_others: { p50: clickBehind.p50, p99: clickBehind.p99, n: clickBehind.n },
     other_place_delay_ms_slow_disk: { p50: otherPlaceDelay.p50, p99: otherPlaceDelay.p99, max: otherPlaceDelay.max, n: otherPlaceDelay.n },
     slow_disk_fsync_ms: { p50: fsync.p50, max: fsync.max, n: fsync.n, delay_ms: fsyncDelayMs, what: "flushes of the loop device under ext4; an fdatasync sends two of delay_ms / 2 each" },
-    startup_ms: run.startupMs,
-    startup_definition: readyDefinition,
+    startup_ms: startupMs,
+    startup_definition: readyDefinition
+  }
+}
+
+const chatterJson = (c: ChatterSummary) => ({
+  chatter_click_latency_ms: { p50: c.clickLatencyMs.p50, p99: c.clickLatencyMs.p99 },
+  chatter_click_latency_ms_quiet: { p50: c.quietClickLatencyMs.p50, p99: c.quietClickLatencyMs.p99 },
+  chatter_rss_mb: round1(c.rssMb)
+})
+
+/**
+ * The closing phase: every target met or missed, then the one JSON line that earlier runs are
+ * compared by (with --slow-disk-only, --backlog-only or --chatter-only, only the keys that run measured).
+ */
+export const summarize = (heading: Heading, run: RunFigures): void => {
+  const { loaded, main, backlog, chatter } = run
+  const partial = loaded === undefined ? " (a partial run: what was measured)" : ""
+  heading(`summary against the targets of issues #7, #14 and #34${partial}`)
+  const checks: Array<Check> = [
+    ...(loaded === undefined ? [] : loadedChecks(loaded)),
+    ["http 429 = 0", run.http429 === 0, String(run.http429)],
+    ...(main === undefined ? [] : mainChecks(main)),
+    ...(backlog === undefined ? [] : backlogChecks(backlog)),
+    ...(chatter === undefined ? [] : chatterChecks(chatter))
+  ]
+  for (const [target, met, figure] of checks) say(`  ${met ? "met   " : "MISSED"} ${target.padEnd(40)} ${figure}`)
+  const durationS = Math.round((Date.now() - run.benchStartedAt) / 1000)
+  const warnings = [
+    ...(main === undefined ? [] : [`${main.warnings}, on the slow disk ${main.slowDisk.warnings}`]),
+    ...(backlog === undefined ? [] : [`in the backlog phase ${backlog.warnings}`])
+  ]
+  say(`  daemon warnings/errors logged: ${warnings.join("; ") || "–"}; bench took ${durationS} s`)
+
+  say(JSON.stringify({
+    ...(loaded === undefined ? {} : loadedJson(loaded, run.http429)),
+    http_429_count: run.http429,
+    ...(main === undefined ? {} : mainJson(main)),
+    ...(backlog === undefined ? {} : backlogJson(backlog)),
+    ...(chatter === undefined ? {} : chatterJson(chatter)),
     places: run.placeCount,
     requests_per_second: requestsPerSecond,
     ...(loaded === undefined ? {} : { soak_minutes: loaded.soakMinutes }),

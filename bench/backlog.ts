@@ -1,0 +1,261 @@
+/**
+ * The `backlog` phase (issue 34): a venue back after a weekend offline. Eight places, each with
+ * three past events and a live one; the outbox holds 5,000 pending score entries of the past
+ * events per place (40,000 items, written by scripts/support/backlog-outbox.ts as the daemon would
+ * have). The daemon starts on that outbox while the service is still down (every /public/
+ * request reset); score changes and presses go on as in the steady phase; then the service comes
+ * back and the phase runs on for a bounded time, the status page and one timeline fetched every
+ * second. Measured: start-up with that outbox, how soon each live place is current after the
+ * return, the daemon's event-loop delay, stamps, clicks, the status server's answers, the drain,
+ * RSS.
+ *
+ * Self-contained: its own simulator, mosquitto, ptys and daemon (in `dir/backlog`), stopped when
+ * the phase ends. About 2.5 minutes.
+ */
+import { mkdirSync } from "node:fs"
+import { join } from "node:path"
+import { protocols } from "../adapters/registry.ts"
+import { writeBacklogOutbox } from "../scripts/support/backlog-outbox.ts"
+import type { RecordedRequest } from "../simulator/control-client.ts"
+import { acceptedKinds, type Drain, drainOf, type LiveCurrent, liveCurrent, type Stamps, stampsFromOutbox } from "./backlog-figures.ts"
+import { type LoopDelay, loopDelayControl, loopDelayGauge, loopDelayProbe, type StatusFetch, watchStatus } from "./backlog-watch.ts"
+import { type Cleanup, makeCleanup } from "./cleanup.ts"
+import { type LogLine, startDaemon } from "./daemon-process.ts"
+import { allRequests, matchClicks, type Press, type ScoreWrite } from "./deliveries.ts"
+import { listed } from "./explain.ts"
+import { type Heading, type LatencyFigure, say, say429s, sayLatency, sayPercentiles } from "./report.ts"
+import type { Stall } from "./stalls.mjs"
+import { type Percentiles, percentiles, round1, sleep } from "./stats.ts"
+import { waitUntilReady } from "./startup.ts"
+import { runSteady, startTicking } from "./steady.ts"
+import { type Place, startVenue, token, type Venue, writeScoreChange } from "./venue.ts"
+
+const placeCount = 8
+const pastEvents = 3
+export const backlogPerPlace = 5_000
+/** The daemon runs this long on the backlog with the service down, the venue going on. */
+const outageMs = 20_000
+/** Then this long with the service back: the live places must be current early in it, the drain is measured over it. */
+const afterReturnMs = 75_000
+/** Score changes on every place right after start-up: each live event has a few entries before the return. */
+const firstChanges = 3
+/** A press stamped this long after its publish still counts as its click: an old daemon's loop stalls for a second or more. */
+const clickWindowMs = 10_000
+/** The outage: every /public/ request reset, as by a dead uplink, until the phase clears it. */
+const outageFault = { kind: "reset", pathPrefix: "/public/", durationMs: 10 * 60_000 } as const
+
+export interface BacklogFigures {
+  readonly items: number
+  readonly outboxMb: number
+  readonly startupMs: number
+  readonly liveCurrent: Percentiles & { readonly notCurrent: number }
+  /** Over the window after the return; undefined if the probe never answered. */
+  readonly loopDelay: LoopDelay | undefined
+  readonly stampError: Percentiles & { readonly missing: number }
+  readonly click: LatencyFigure
+  /** status.json: the data the open page reads. */
+  readonly status: Percentiles
+  readonly page: Percentiles
+  readonly timeline: Percentiles
+  readonly drain: Drain
+  readonly rssMb: number
+  readonly rssPeakMb: number
+  /** From the return until every click pressed during the outage was accepted. */
+  readonly outageClicksMs: number
+  readonly http429: number
+  readonly warnings: number
+}
+
+interface Run {
+  readonly places: ReadonlyArray<Place>
+  readonly items: number
+  readonly bytes: number
+  readonly firstDaemonId: number
+  readonly startupMs: number
+  readonly readyAt: number
+  readonly returnedAt: number
+  readonly endedAt: number
+  readonly writes: ReadonlyArray<ScoreWrite>
+  readonly presses: ReadonlyArray<Press>
+  readonly requests: ReadonlyArray<RecordedRequest>
+  readonly fetches: ReadonlyArray<StatusFetch>
+  readonly rss: ReadonlyArray<number>
+  readonly rssPeakMb: number
+  readonly loopOutage: LoopDelay | undefined
+  readonly loop: LoopDelay | undefined
+  readonly gauge: string | undefined
+  readonly stalls: ReadonlyArray<Stall>
+  readonly warnings: ReadonlyArray<LogLine>
+  readonly stamps: Stamps
+}
+
+/** The venue with its past events, the service down, the outbox written: what the daemon starts on. */
+const prepare = async (cleanup: Cleanup, dir: string) => {
+  mkdirSync(dir, { recursive: true })
+  const venue = await startVenue(cleanup, dir, placeCount, { pastEvents })
+  await venue.control.injectFault(outageFault)
+  const now = Date.now()
+  const written = writeBacklogOutbox({
+    stateDirectory: venue.stateDirectory,
+    places: venue.places.map((p) => ({ key: p.key, pastEventKeys: p.pastEventKeys })),
+    pendingPerPlace: backlogPerPlace,
+    // Friday 18:00 to Monday morning, the last entry an hour before the daemon starts again.
+    from: now - 62 * 3_600_000,
+    to: now - 3_600_000
+  })
+  const lastId = Math.max(...[...written.pending.values()].map((lane) => lane.at(-1)!.id))
+  return { venue, written, lastId }
+}
+
+/** A few changes on every place at once, 120 ms apart per round so a partial-update console's changes stay changes of their own. */
+const firstScores = async (venue: Venue): Promise<Array<ScoreWrite>> => {
+  const writes: Array<ScoreWrite> = []
+  const roundMs = venue.places.some((p) => protocols[p.console.protocol]!.updates === "partial") ? 120 : 0
+  for (let k = 0; k < firstChanges; k++) {
+    const roundStart = Date.now()
+    for (const place of venue.places) {
+      writes.push({ place, ...writeScoreChange(place) })
+      await sleep(2)
+    }
+    await sleep(roundMs - (Date.now() - roundStart))
+  }
+  return writes
+}
+
+/** The outage's end: the probe's figure so far, then a fresh window; the fault cleared last. */
+const serviceReturns = async (venue: Venue, loop: ReturnType<typeof loopDelayControl>, at: number) => {
+  await sleep(at - Date.now())
+  const loopOutage = loop.report()
+  loop.reset()
+  const returnedAt = Date.now()
+  await venue.control.clearFaults()
+  say(`  the service answers again (${Math.round((returnedAt - at + outageMs) / 1000)} s after the daemon was ready)`)
+  return { returnedAt, loopOutage: await loopOutage }
+}
+
+const runBacklog = async (cleanup: Cleanup, dir: string): Promise<Run> => {
+  const { venue, written, lastId } = await prepare(cleanup, dir)
+  say(`  outbox: ${written.items} pending score entries of ${placeCount * pastEvents} past events (${backlogPerPlace} per place), ${(written.bytes / 2 ** 20).toFixed(1)} MB; the service down (every /public/ request reset)`)
+  const loop = loopDelayControl(dir)
+  const daemon = startDaemon(venue.configPath, { SCOREBRIDGE_TOKEN: token, ...loop.env }, join(dir, "heap.ndjson"), [loopDelayProbe])
+  cleanup.defer(() => daemon.stop())
+  const startupMs = await waitUntilReady(daemon, placeCount)
+  const readyAt = Date.now()
+  say(`  start-up on that outbox ${startupMs} ms (spawn → serial ports and MQTT up)`)
+  const stopTicking = startTicking(venue)
+  cleanup.defer(stopTicking)
+  const watching = watchStatus(venue.statusUrl, venue.places[0]!.key, daemon)
+  const first = await firstScores(venue)
+  const [drive, back] = await Promise.all([
+    runSteady(venue, daemon, { durationMs: readyAt + outageMs + afterReturnMs - Date.now(), heapEveryMs: 60_000, heapAfterMs: Number.POSITIVE_INFINITY, onProgress: say }),
+    serviceReturns(venue, loop, readyAt + outageMs)
+  ])
+  const endedAt = Date.now()
+  const loopAfter = await loop.report()
+  await watching.stop()
+  const gauge = await loopDelayGauge(venue.statusUrl)
+  const rssPeakMb = daemon.rssMb().peak
+  const stalls = (await daemon.heapSample()).stalls.filter((s) => s.at >= back.returnedAt && s.at < endedAt)
+  const requests = await allRequests(venue)
+  const warnings = daemon.logs().filter((line) => line.level >= 40)
+  stopTicking()
+  await daemon.stop()
+  const writes = [...first, ...drive.writes]
+  return {
+    places: venue.places, items: written.items, bytes: written.bytes, firstDaemonId: lastId + 1, startupMs, readyAt, returnedAt: back.returnedAt, endedAt,
+    writes, presses: drive.presses, requests, fetches: watching.fetches,
+    rss: watching.rss.filter((s) => s.at >= back.returnedAt).map((s) => s.mb), rssPeakMb,
+    loopOutage: back.loopOutage, loop: loopAfter, gauge, stalls, warnings,
+    stamps: stampsFromOutbox(venue.stateDirectory, lastId, writes, drive.presses)
+  }
+}
+
+/** Presses after the return, once the clicks held through the outage are through: what a press waits behind the backlog. */
+const clicksAfterReturn = (run: Run) => {
+  const held = run.presses.filter((p) => p.publishedAt < run.returnedAt)
+  const heldClicks = matchClicks(run.requests, held, clickWindowMs)
+  const lastHeld = heldClicks.seqs.length === 0 ? run.returnedAt : Math.max(...heldClicks.seqs.map((seq) => run.requests.find((r) => r.seq === seq)!.at))
+  const after = run.presses.filter((p) => p.publishedAt >= lastHeld)
+  return { clicks: matchClicks(run.requests, after, clickWindowMs), heldLost: heldClicks.lost, outageClicksMs: lastHeld - run.returnedAt }
+}
+
+const sayLive = (live: ReadonlyArray<LiveCurrent>, windowMs: number) => {
+  const notCurrent = live.filter((l) => !l.current)
+  const p = sayPercentiles("live current (service's return → the place's latest live score accepted), over the places", live.map((l) => l.ms),
+    { counted: notCurrent.length === 0 ? "" : `; ${notCurrent.length} not current within the ${Math.round(windowMs / 1000)} s after the return, counted as that long` })
+  say(`    per place: ${live.map((l) => `${l.place} ${l.current ? `${(l.ms / 1000).toFixed(1)} s` : "never"}`).join(", ")}`)
+  return { ...p, notCurrent: notCurrent.length }
+}
+
+const sayLoop = (run: Run): void => {
+  const text = (l: LoopDelay | undefined) => (l === undefined ? "no answer from the probe" : `p50 ${l.p50} ms, p99 ${l.p99} ms, max ${l.max} ms (n=${l.count})`)
+  say(`  daemon event-loop delay (monitorEventLoopDelay in the daemon, beyond its 10 ms resolution), after the return: ${text(run.loop)}`)
+  say(`    from spawn to the return (start-up included): ${text(run.loopOutage)}`)
+  say(`    the daemon's own gauge on /metrics at the end: ${run.gauge ?? "none (this daemon has no scorebridge_event_loop_delay_seconds)"}`)
+  say(`    stalls over 20 ms after the return (heap probe's 50 ms timer): ${listed(run.stalls, run.returnedAt)}`)
+}
+
+const sayStatus = (fetches: ReadonlyArray<StatusFetch>) => {
+  const of = (what: StatusFetch["what"]) => fetches.filter((f) => f.what === what)
+  const failed = fetches.filter((f) => f.status !== 200)
+  const p = (what: StatusFetch["what"], label: string) => sayPercentiles(label, of(what).map((f) => f.ms))
+  const figures = { status: p("status.json", "status.json answer"), page: p("page", "status page (/) answer"), timeline: p("timeline", "court-1 timeline.svg answer") }
+  if (failed.length > 0) say(`    status server answers not 200: ${failed.length} (${[...new Set(failed.map((f) => `${f.what} ${f.status ?? "no answer"}`))].join(", ")})`)
+  return figures
+}
+
+const report = (run: Run): BacklogFigures => {
+  const window = run.endedAt - run.returnedAt
+  const live = sayLive(liveCurrent(run.requests, run.places, run.writes, run.returnedAt, run.endedAt), window)
+  sayLoop(run)
+  const stampError = { ...sayPercentiles("stamp error (daemon stamp − write/publish, every change and press of the phase, from the outbox)", run.stamps.errors, { counted: `, missing ${run.stamps.missing}` }), missing: run.stamps.missing }
+  for (const s of run.stamps.worst.filter((s) => s.ms > 5)) say(`    ${s.ms} ms: ${s.what}, +${((s.at - run.readyAt) / 1000).toFixed(1)} s after ready`)
+  for (const s of run.stamps.missed) say(`    no item in the outbox: ${s.what}, +${((s.at - run.readyAt) / 1000).toFixed(1)} s after ready`)
+  const { clicks, heldLost, outageClicksMs } = clicksAfterReturn(run)
+  say(`  clicks pressed during the outage all accepted ${(outageClicksMs / 1000).toFixed(1)} s after the return${heldLost > 0 ? ` (${heldLost} never arrived)` : ""}`)
+  const click = sayLatency("click latency, presses after those", clicks, { slowest: true })
+  const status = sayStatus(run.fetches)
+  const drain = drainOf(run.requests, run.returnedAt, run.endedAt)
+  const kinds = acceptedKinds(run.requests, run.places, run.returnedAt)
+  say(`  drain: first accepted request ${(drain.firstAcceptedMs / 1000).toFixed(1)} s after the return; ${drain.requests} accepted in ${drain.seconds.toFixed(1)} s = ${(drain.ratio).toFixed(3)} of the rate's allowance (live entries ${kinds["live"]}, past ${kinds["past"]}, clicks ${kinds["clicks"]}, other ${kinds["other"]})`)
+  const http429 = say429s(run.requests.filter((r) => r.at >= run.returnedAt))
+  const rssSorted = [...run.rss].sort((a, b) => a - b)
+  const rssMb = rssSorted.at(-1) ?? Number.NaN
+  say(`  daemon RSS after the return: median ${rssSorted[Math.floor(rssSorted.length / 2)]?.toFixed(1)} MB, most ${rssMb.toFixed(1)} MB; VmHWM ${run.rssPeakMb.toFixed(1)} MB`)
+  say(`  daemon warnings/errors logged: ${run.warnings.length}${run.warnings.length === 0 ? "" : `, e.g. "${run.warnings[0]!.msg}"`}`)
+  return {
+    items: run.items, outboxMb: run.bytes / 2 ** 20, startupMs: run.startupMs, liveCurrent: live, loopDelay: run.loop, stampError, click,
+    ...status, drain, rssMb, rssPeakMb: run.rssPeakMb, outageClicksMs, http429, warnings: run.warnings.length
+  }
+}
+
+/** The phase: prepared, run, reported; everything it started stopped when it ends. */
+export const backlogPhase = async (heading: Heading, cleanup: Cleanup, dir: string): Promise<BacklogFigures> => {
+  heading(`backlog: ${placeCount} places, ${backlogPerPlace} pending entries of past events each, the daemon started with the service down; it comes back after ${outageMs / 1000} s, ${afterReturnMs / 1000} s more of presses and score changes, the status page and a timeline fetched every second`)
+  const own = makeCleanup()
+  cleanup.defer(own.releaseAll)
+  try {
+    return report(await runBacklog(own, join(dir, "backlog")))
+  } finally {
+    await own.releaseAll()
+  }
+}
+
+export const backlogJson = (b: BacklogFigures) => ({
+  backlog_items: b.items,
+  backlog_outbox_mb: round1(b.outboxMb),
+  backlog_startup_ms: b.startupMs,
+  backlog_live_current_ms: { p50: b.liveCurrent.p50, p99: b.liveCurrent.p99, max: b.liveCurrent.max, n: b.liveCurrent.n, not_current: b.liveCurrent.notCurrent },
+  backlog_loop_delay_ms: b.loopDelay === undefined ? null : { p50: b.loopDelay.p50, p99: b.loopDelay.p99, max: b.loopDelay.max, n: b.loopDelay.count },
+  backlog_stamp_error_ms: { p50: b.stampError.p50, p99: b.stampError.p99, max: b.stampError.max, n: b.stampError.n, missing: b.stampError.missing },
+  backlog_click_latency_ms: { p50: b.click.p50, p99: b.click.p99, max: b.click.max, n: b.click.n, lost: b.click.lost },
+  backlog_status_ms: { p50: b.status.p50, p99: b.status.p99, max: b.status.max, n: b.status.n, what: "GET /status.json, what the open page reads every few seconds" },
+  backlog_status_page_ms: { p50: b.page.p50, p99: b.page.p99, max: b.page.max, n: b.page.n },
+  backlog_timeline_ms: { p50: b.timeline.p50, p99: b.timeline.p99, max: b.timeline.max, n: b.timeline.n },
+  backlog_drain_ratio: Math.round(b.drain.ratio * 1000) / 1000,
+  backlog_first_accepted_ms: b.drain.firstAcceptedMs,
+  backlog_outage_clicks_ms: b.outageClicksMs,
+  backlog_rss_mb: round1(b.rssMb),
+  backlog_rss_peak_mb: round1(b.rssPeakMb),
+  backlog_http_429_count: b.http429
+})
