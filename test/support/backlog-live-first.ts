@@ -74,6 +74,8 @@ export interface LiveFirstRun {
   readonly early: ReadonlyArray<RecordedRequest>
   /** From the return until the outbox held nothing pending (NaN: not within the bound). */
   readonly drainMs: number
+  /** The last score POSTs accepted (the simulator keeps 20,000), for the drain's pace per place. */
+  readonly drained: ReadonlyArray<RecordedRequest>
   readonly outboxStates: Readonly<Record<string, number>>
   readonly state: SimulatorState
   readonly daemon: FaultDaemon
@@ -291,6 +293,7 @@ const observeReturn = async (r: Returned): Promise<LiveFirstRun> => {
     pastBeforeOwnLive,
     early,
     drainMs: (drainedAt ?? Number.NaN) - r.returnedAt,
+    drained: (await log.poll()).filter((q) => q.at >= r.returnedAt && q.path.endsWith("/score")),
     outboxStates: outboxStates(r.stateDirectory),
     state: await r.control.state(),
     daemon: r.daemon
@@ -311,6 +314,19 @@ const streamDiff = (stream: ReadonlyArray<unknown>, expected: ReadonlyArray<Entr
   }
 }
 
+/** The drain's pace: entries a second over the whole drain, and the median gap between one place's accepted past entries. */
+const drainPace = (run: LiveFirstRun): string => {
+  const delivered = run.backlog.items + [...run.live.values()].reduce((sum, l) => sum + l.length, 0)
+  const perSecond = delivered / (run.drainMs / 1000)
+  const gaps = run.places.flatMap((p) => {
+    const own = new Set(p.pastEventKeys)
+    const times = run.drained.filter((q) => own.has(q.path.split("/")[3] ?? "")).map((q) => q.at)
+    return times.slice(1).map((at, i) => at - times[i]!)
+  }).sort((a, b) => a - b)
+  return `${perSecond.toFixed(1)}/s (${(perSecond / run.size.requestsPerSecond).toFixed(2)} of the rate); ` +
+    `gap between one place's past entries p50 ${gaps[Math.floor(gaps.length / 2)] ?? NaN} ms, p90 ${gaps[Math.floor(gaps.length * 0.9)] ?? NaN} ms`
+}
+
 /** One line of figures, printed before anything is judged, so a failing run still shows them. */
 export const summary = (run: LiveFirstRun): string => {
   const current = [...run.currentMs].map(([p, ms]) => `${p} ${Math.round(ms)}`).join(", ")
@@ -320,7 +336,7 @@ export const summary = (run: LiveFirstRun): string => {
     `${(run.backlog.bytes / 1e6).toFixed(1)} MB) at ${run.size.requestsPerSecond}/s, ${run.size.liveChanges} live changes per place; ` +
     `outage ${run.outageMs} ms; first request accepted ${Math.round(run.firstAcceptedMs)} ms after the return; ` +
     `latest live entry accepted after (ms): ${current}; past entries accepted before every place was current: ${run.pastBeforeAllCurrent} ` +
-    `(own, per place: ${own}); drained ${Math.round(run.drainMs)} ms after the return; outbox ${JSON.stringify(run.outboxStates)}\n` +
+    `(own, per place: ${own}); drained ${Math.round(run.drainMs)} ms after the return, ${drainPace(run)}; outbox ${JSON.stringify(run.outboxStates)}\n` +
     `  first accepted score POSTs (at:path@timeStamp): ${order}\n`
 }
 
