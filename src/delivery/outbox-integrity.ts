@@ -60,7 +60,10 @@ try {
   db.exec("COMMIT")
   parentPort.postMessage({ problems, countsAgree, tookMs: performance.now() - started })
 } catch (error) {
-  parentPort.postMessage({ error: error instanceof Error ? error.message : String(error) })
+  const message = error instanceof Error ? error.message : String(error)
+  // SQLITE_CORRUPT, SQLITE_NOTADB: what the check stopped on is its finding.
+  const found = [11, 26].includes(Number(error?.errcode) & 0xff)
+  parentPort.postMessage(found ? { problems: [message] } : { error: message })
 } finally {
   if (db !== undefined) db.close()
 }

@@ -45,6 +45,9 @@ const readOutbox = Effect.fnUntraced(function*(options: StatusOptions) {
     return Effect.succeed([])
   }
   const counts = yield* health.counts.pipe(Effect.catch(unreadable))
+  // Found by the check of the whole file after the start (outbox-integrity.ts); until then, or when it could not run, nothing is known.
+  const integrity = yield* health.integrity
+  if (integrity.state === "corrupt") problems.push(`outbox file corrupt: ${integrity.problems}; move it aside to start with an empty outbox`)
   const pendingByEvent = yield* health.pendingScoresByEvent.pipe(Effect.catch(unreadable))
   const heads = yield* items.heads.pipe(Effect.catch(unreadable))
   const settled = yield* (yield* ClipFollowUps).settledFollowUps.pipe(Effect.catch(unreadable))

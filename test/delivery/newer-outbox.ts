@@ -1,6 +1,6 @@
 import * as path from "node:path"
 import { DatabaseSync } from "node:sqlite"
-import { schemaVersion } from "../../src/delivery/outbox-schema.ts"
+import { migrations, schemaVersion } from "../../src/delivery/outbox-schema.ts"
 
 /**
  * An outbox file as a future bridge would leave it: the tests of a downgrade edit a file this
@@ -17,6 +17,19 @@ export const withDatabase = <A>(stateDirectory: string, body: (db: DatabaseSync)
     db.close()
   }
 }
+
+/**
+ * A file as a bridge of schema `version` left it (this bridge's first `version` migrations, run by
+ * hand, and from schema 5 on its file format row), with the rows `fill` puts in.
+ */
+export const olderFile = (stateDirectory: string, version: number, fill: (db: DatabaseSync) => void) =>
+  withDatabase(stateDirectory, (db) => {
+    db.exec("PRAGMA journal_mode = WAL")
+    for (const migration of migrations.slice(0, version)) db.exec(migration.sql)
+    if (version >= 5) db.exec("INSERT INTO file_format (one, oldest_reader, migrated_by) VALUES (1, 5, '0.1.0')")
+    db.exec(`PRAGMA user_version = ${version}`)
+    fill(db)
+  })
 
 export const userVersion = (db: DatabaseSync) => Number(db.prepare("PRAGMA user_version").get()?.["user_version"])
 

@@ -11,6 +11,7 @@ import { genericEntry, startDelivery } from "./delivery-harness.ts"
 import {
   newerBridge,
   newerVersion,
+  olderFile,
   outboxFile,
   upgradeAdditively,
   upgradeBreakingly,
@@ -62,10 +63,7 @@ describe("the outbox's schema versions", () => {
 
   it("a file from before the rule (schema 4) is migrated with its pending items, and records the rule", async () => {
     const stateDirectory = tempStateDirectory()
-    withDatabase(stateDirectory, (db) => {
-      db.exec("PRAGMA journal_mode = WAL")
-      for (const migration of migrations.slice(0, 4)) db.exec(migration.sql)
-      db.exec("PRAGMA user_version = 4")
+    olderFile(stateDirectory, 4, (db) => {
       db.exec(`INSERT INTO items (place, kind, payload, created_at, not_before) VALUES ('court-1', 'score', '{"timeStamp": 1, "left": 0, "right": 0, "period": 1}', 1, 1)`)
     })
     const pending = await runWithOutbox(stateDirectory, (outbox) => outbox.pending("court-1", "score", 10))
