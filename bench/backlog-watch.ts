@@ -78,9 +78,12 @@ export interface LoopDelay {
   readonly p50: number
   readonly p99: number
   readonly max: number
-  /** Samples in the window (one per 10 ms of an idle loop). */
+  /** Samples in the window (one per `loopResolutionMs` of an idle loop). */
   readonly count: number
 }
+
+/** The probe's sampling interval, as the daemon's own gauge samples (src/observability/loop-delay.ts). */
+export const loopResolutionMs = 2
 
 /** Commands to the loop-delay probe through its control file, answered within its 1 s poll. */
 export const loopDelayControl = (dir: string) => {
@@ -93,7 +96,7 @@ export const loopDelayControl = (dir: string) => {
     return n
   }
   return {
-    env: { SCOREBRIDGE_BENCH_LOOP_CONTROL: control, SCOREBRIDGE_BENCH_LOOP_FILE: file },
+    env: { SCOREBRIDGE_BENCH_LOOP_CONTROL: control, SCOREBRIDGE_BENCH_LOOP_FILE: file, SCOREBRIDGE_BENCH_LOOP_RESOLUTION_MS: String(loopResolutionMs) },
     reset: () => void send("reset"),
     /** The histogram since the last reset (or since the daemon started); undefined if the probe never answers. */
     report: async (): Promise<LoopDelay | undefined> => {

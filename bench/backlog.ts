@@ -18,7 +18,7 @@ import { protocols } from "../adapters/registry.ts"
 import { writeBacklogOutbox } from "../scripts/support/backlog-outbox.ts"
 import type { RecordedRequest } from "../simulator/control-client.ts"
 import { acceptedKinds, type Drain, drainOf, type LiveCurrent, liveCurrent, type Stamps, stampsFromOutbox } from "./backlog-figures.ts"
-import { type LoopDelay, loopDelayControl, loopDelayGauge, loopDelayProbe, type StatusFetch, watchStatus } from "./backlog-watch.ts"
+import { type LoopDelay, loopDelayControl, loopDelayGauge, loopDelayProbe, loopResolutionMs, type StatusFetch, watchStatus } from "./backlog-watch.ts"
 import { type Cleanup, makeCleanup } from "./cleanup.ts"
 import { type LogLine, startDaemon } from "./daemon-process.ts"
 import { allRequests, matchClicks, type Press, type ScoreWrite } from "./deliveries.ts"
@@ -37,6 +37,8 @@ export const backlogPerPlace = 5_000
 const outageMs = 20_000
 /** Then this long with the service back: the live places must be current early in it, the drain is measured over it. */
 const afterReturnMs = 75_000
+/** Clock frames only, this long after start-up, before the first score change. */
+const boardsOnMs = 2_000
 /** Score changes on every place right after start-up: each live event has a few entries before the return. */
 const firstChanges = 3
 /** A press stamped this long after its publish still counts as its click: an old daemon's loop stalls for a second or more. */
@@ -145,6 +147,9 @@ const runBacklog = async (cleanup: Cleanup, dir: string): Promise<Run> => {
   const stopTicking = startTicking(venue)
   cleanup.defer(stopTicking)
   const watching = watchStatus(venue.statusUrl, venue.places[0]!.key, daemon)
+  // The boards were on all along: the daemon reads their state (a partial-update console's first
+  // full frame) before the first change, as at a venue, not a change in its first frame.
+  await sleep(boardsOnMs)
   const first = await firstScores(venue)
   const [drive, back] = await Promise.all([
     runSteady(venue, daemon, { durationMs: readyAt + outageMs + afterReturnMs - Date.now(), heapEveryMs: 60_000, heapAfterMs: Number.POSITIVE_INFINITY, onProgress: say }),
@@ -189,7 +194,7 @@ const sayLive = (live: ReadonlyArray<LiveCurrent>, windowMs: number) => {
 
 const sayLoop = (run: Run): void => {
   const text = (l: LoopDelay | undefined) => (l === undefined ? "no answer from the probe" : `p50 ${l.p50} ms, p99 ${l.p99} ms, max ${l.max} ms (n=${l.count})`)
-  say(`  daemon event-loop delay (monitorEventLoopDelay in the daemon, beyond its 10 ms resolution), after the return: ${text(run.loop)}`)
+  say(`  daemon event-loop delay (monitorEventLoopDelay in the daemon, beyond its ${loopResolutionMs} ms resolution), after the return: ${text(run.loop)}`)
   say(`    from spawn to the return (start-up included): ${text(run.loopOutage)}`)
   say(`    the daemon's own gauge on /metrics at the end: ${run.gauge ?? "none (this daemon has no scorebridge_event_loop_delay_seconds)"}`)
   say(`    stalls over 20 ms after the return (heap probe's 50 ms timer): ${listed(run.stalls, run.returnedAt)}`)

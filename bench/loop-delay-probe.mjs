@@ -10,16 +10,18 @@
  * $SCOREBRIDGE_BENCH_LOOP_CONTROL; a new line `<n> reset` starts the histogram over, `<n> report`
  * appends `{"n":…,"at":…,"p50":…,"p99":…,"max":…,"count":…}` (ms) to $SCOREBRIDGE_BENCH_LOOP_FILE.
  *
- * The histogram records each interval between two of its timer's runs (every `resolutionMs`); the
- * delay is that interval minus the resolution (an idle loop reads ~0), so a task that holds the
- * loop for 30 ms shows as about 30 ms.
+ * The histogram records each interval between two of its timer's runs (every
+ * $SCOREBRIDGE_BENCH_LOOP_RESOLUTION_MS); the delay is that interval minus the resolution (an idle
+ * loop reads ~0), so a task that holds the loop for 30 ms shows as about 30 ms.
  */
 import { appendFileSync, readFileSync } from "node:fs"
 import { monitorEventLoopDelay } from "node:perf_hooks"
 
 const file = process.env["SCOREBRIDGE_BENCH_LOOP_FILE"]
 const control = process.env["SCOREBRIDGE_BENCH_LOOP_CONTROL"]
-export const resolutionMs = 10
+// The bench sets it (backlog-watch.ts); 2 ms as the daemon's own gauge (src/observability/loop-delay.ts):
+// a stall of d ms shows as d − 2 to d ms, where at 10 ms a 10 ms stall could show as half of it.
+const resolutionMs = Number(process.env["SCOREBRIDGE_BENCH_LOOP_RESOLUTION_MS"] ?? "2")
 
 /** @param {number} ns */
 const delayMs = (ns) => Math.max(0, Math.round((ns / 1e6 - resolutionMs) * 100) / 100)
