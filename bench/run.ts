@@ -12,7 +12,10 @@
  *   npm run bench                      # about 14 minutes
  *   npm run bench -- --soak 60         # steady phase of 60 minutes for the heap slope
  *   npm run bench -- --slow-disk-only  # start-up, warm-up and the slow-disk phase only (about 3 minutes)
- *   npm run bench -- --backlog-only    # the backlog phase only (about 2.5 minutes)
+ *   npm run bench -- --backlog-only    # the backlog phase only (about 2 minutes)
+ *   npm run bench -- --chatter-only    # the chatter phase only (about 2.5 minutes)
+ *
+ * And the chatter phase: 100 zigbee2mqtt devices on the daemon's broker (bench/chatter.ts).
  *
  * This file only orders the phases; each prints its own lines and returns its figures to the
  * summary (summary.ts), which holds the targets and the JSON line.
@@ -20,6 +23,7 @@
 import { rmSync } from "node:fs"
 import { parseArgs } from "node:util"
 import { backlogPhase } from "./backlog.ts"
+import { chatterPhase } from "./chatter.ts"
 import { type Cleanup, makeCleanup } from "./cleanup.ts"
 import { decoderPhase } from "./decoders.ts"
 import { allRequests } from "./deliveries.ts"
@@ -40,20 +44,22 @@ const { values: args } = parseArgs({
     soak: { type: "string", default: "2.5" },
     backlog: { type: "string", default: "24" },
     "slow-disk-only": { type: "boolean", default: false },
-    "backlog-only": { type: "boolean", default: false }
+    "backlog-only": { type: "boolean", default: false },
+    "chatter-only": { type: "boolean", default: false }
   }
 })
 const soakMinutes = Number(args.soak)
 const backlogPerPlace = Number(args.backlog)
 const slowDiskOnly = args["slow-disk-only"]
 const backlogOnly = args["backlog-only"]
+const chatterOnly = args["chatter-only"]
 if (!(soakMinutes > 0 && soakMinutes <= 24 * 60) || !(Number.isInteger(backlogPerPlace) && backlogPerPlace > 0 && backlogPerPlace <= 200) ||
-  (slowDiskOnly && backlogOnly)) {
-  process.stderr.write("usage: node bench/run.ts [--soak MINUTES (0–1440, default 2.5)] [--backlog ENTRIES_PER_PLACE (default 24)] [--slow-disk-only | --backlog-only]\n")
+  [slowDiskOnly, backlogOnly, chatterOnly].filter(Boolean).length > 1) {
+  process.stderr.write("usage: node bench/run.ts [--soak MINUTES (0–1440, default 2.5)] [--backlog ENTRIES_PER_PLACE (default 24)] [--slow-disk-only | --backlog-only | --chatter-only]\n")
   process.exit(64)
 }
 const placeCount = 8
-preflight({ slowDisk: !backlogOnly })
+preflight({ slowDisk: !backlogOnly && !chatterOnly })
 
 /**
  * Issues 7 and 14's phases: the first daemon's start-up, the loaded phases (unless
@@ -86,8 +92,8 @@ const mainPhases = async (heading: Heading, cleanup: Cleanup, dir: string, bench
   return { loaded, main, http429: http429 + slowDisk.http429 }
 }
 
-/** Phases in the run: decoders, start-up, steady, saturated, slow disk, backlog, summary; fewer with the --…-only flags. */
-const phaseCount = () => (backlogOnly ? 2 : slowDiskOnly ? 3 : 7)
+/** Phases in the run: decoders, start-up, steady, saturated, slow disk, backlog, chatter, summary; fewer with the --…-only flags. */
+const phaseCount = () => (backlogOnly || chatterOnly ? 2 : slowDiskOnly ? 3 : 8)
 
 const main = async () => {
   const benchStartedAt = Date.now()
@@ -95,16 +101,18 @@ const main = async () => {
   say(`scorebridge bench — ${host.nproc} CPUs (${host.cpu}), ${host.memoryGb} GB RAM (${host.freeGb} GB free), Node ${host.node}`)
   say(`load average at start: ${loadAverage()} (other work on this machine skews latency)`)
   say(`clip follow-ups: ${process.env["SCOREBRIDGE_BENCH_FOLLOW_UPS"] === "off" ? "off (SCOREBRIDGE_BENCH_FOLLOW_UPS=off)" : "on"}`)
-  if (slowDiskOnly) say("--slow-disk-only: no decoder, steady, saturated or backlog phase")
+  if (slowDiskOnly) say("--slow-disk-only: no decoder, steady, saturated, backlog or chatter phase")
   if (backlogOnly) say("--backlog-only: the backlog phase alone")
+  if (chatterOnly) say("--chatter-only: the chatter phase alone")
   const heading = headings(phaseCount())
 
   const cleanup = makeCleanup()
   try {
     const dir = tempDir("bench")
     cleanup.defer(() => rmSync(dir, { recursive: true, force: true }))
-    const first = backlogOnly ? undefined : await mainPhases(heading, cleanup, dir, benchStartedAt)
-    const backlog = slowDiskOnly ? undefined : await backlogPhase(heading, cleanup, dir)
+    const first = backlogOnly || chatterOnly ? undefined : await mainPhases(heading, cleanup, dir, benchStartedAt)
+    const backlog = slowDiskOnly || chatterOnly ? undefined : await backlogPhase(heading, cleanup, dir)
+    const chatter = slowDiskOnly || backlogOnly ? undefined : await chatterPhase(heading, cleanup, dir)
     summarize(heading, {
       benchStartedAt,
       host,
@@ -113,7 +121,7 @@ const main = async () => {
       main: first?.main,
       http429: (first?.http429 ?? 0) + (backlog?.http429 ?? 0),
       backlog,
-      chatter: undefined
+      chatter
     })
   } finally {
     await cleanup.releaseAll()
