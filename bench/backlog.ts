@@ -147,8 +147,9 @@ const runBacklog = async (cleanup: Cleanup, dir: string): Promise<Run> => {
   const stopTicking = startTicking(venue)
   cleanup.defer(stopTicking)
   const watching = watchStatus(venue.statusUrl, venue.places[0]!.key, daemon)
-  // The boards were on all along: the daemon reads their state (a partial-update console's first
-  // full frame) before the first change, as at a venue, not a change in its first frame.
+  // The boards were on all along: each shows its whole state once (an RTD console's dump; its clock
+  // frames carry only the clock), and the daemon has read it before the first change, as at a venue.
+  for (const place of venue.places) place.write(place.console.change(place.board))
   await sleep(boardsOnMs)
   const first = await firstScores(venue)
   const [drive, back] = await Promise.all([
