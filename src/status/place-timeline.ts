@@ -17,11 +17,11 @@ const timelineItems = 2000
 export const placeTimeline = Effect.fnUntraced(function*(places: ReadonlyArray<StatusPlace>, placeKey: string) {
   const place = places.find((p) => p.key === placeKey)
   if (place === undefined) return yield* new UnknownPlace({ place: placeKey, known: places.map((p) => p.key) })
-  const recent = yield* (yield* OutboxItems).recentWhile(place.key, timelineItems, withinCurrentEvent())
+  const known = (yield* (yield* ActiveEvents).all).get(place.key)
+  const recent = yield* (yield* OutboxItems).recentWhile(place.key, timelineItems, withinCurrentEvent(known?.eventKey ?? undefined))
   // Newest first, at most one per click: as many as the clicks read cover each of theirs.
   const clicks = recent.filter((item) => item.kind === "click").length
   const followUps = clicks === 0 ? [] : yield* (yield* ClipFollowUps).followUpsOf(place.key, clicks)
-  const known = (yield* (yield* ActiveEvents).all).get(place.key)
   return buildTimeline({
     place: { key: place.key, name: place.name ?? null },
     sport: place.sport ?? null,

@@ -41,19 +41,29 @@ export const currentEvent = (recent: ReadonlyArray<OutboxItem>): CurrentEvent =>
 }
 
 /**
- * For reading a place's items newest first only as far as `currentEvent` needs: goes on through the
- * newest event's items and those that name no event, and refuses the first of another event. What it
- * lets through is a superset of the current event's items (the unnamed ones older than the event's
- * first are left out by `currentEvent`), so a weekend's backlog of past events behind a live match
- * is not read. One scan per read: it remembers the newest event it saw.
+ * For reading a place's items newest first only as far as `currentEvent` needs, so that a weekend's
+ * backlog of past events behind a live match is not read (nor decoded). `liveEventKey`: the event
+ * the service names live on the place, when known; its items and those that name no event go on,
+ * the first of another event ends the read. Not known (no answer since the start, as after a
+ * restart during an outage): the newest item's event is the current one; when the newest name no
+ * event, the first settled item of an event names theirs (the service's answer said where they
+ * went), while a pending one of another event is a backlog's and ends the read.
  */
-export const withinCurrentEvent = (): ((item: OutboxItem) => boolean) => {
-  let newest: string | undefined
+export const withinCurrentEvent = (liveEventKey?: string): ((item: OutboxItem) => boolean) => {
+  let current: string | null | undefined = liveEventKey
   return (item) => {
     // Undos name no event of their own; they go with their click.
-    const key = item.kind === "undo" ? null : eventOf(item)
-    if (key === null) return true
-    newest ??= key
-    return key === newest
+    if (item.kind === "undo") return true
+    const key = eventOf(item)
+    if (current === undefined) {
+      current = key
+      return true
+    }
+    if (key === null || key === current) return true
+    if (current === null && item.state !== "pending") {
+      current = key
+      return true
+    }
+    return false
   }
 }

@@ -67,4 +67,30 @@ describe("the status page's timeline after a weekend offline", () => {
     // The live event's 31 items and the first of Sunday's, where the read stops.
     expect(seen).toEqual({ recentCalls: 0, examined: liveEntries + 2 })
   }, 30_000)
+
+  it("before any answer names the live event (restarted during the outage), reads the unnamed live entries and stops at the backlog", async () => {
+    const stateDirectory = tempStateDirectory()
+    writeBacklogOutbox({
+      stateDirectory,
+      places: [{ key: "court-1", pastEventKeys: ["saturday", "sunday"] }],
+      pendingPerPlace: 5_000,
+      from: now - 2 * 86_400_000,
+      to: now - 3_600_000
+    })
+    const seen = { recentCalls: 0, examined: 0 }
+    const timeline = await Effect.runPromise(
+      Effect.gen(function*() {
+        const items = yield* OutboxItems
+        // Captured after the restart, while the service was still unreachable: no event known.
+        for (let n = 1; n <= liveEntries; n++) {
+          yield* items.append({ place: "court-1", kind: "score", payload: scorePayload(n, now + n * 1_000), eventKey: null, createdAt: now + n * 1_000 })
+        }
+        seen.examined = 0
+        return yield* placeTimeline([{ key: "court-1", buttonSources: [] }], "court-1")
+      }).pipe(Effect.provide(countingItems(seen)), Effect.provide(Layer.merge(Outbox.layer({ stateDirectory }), ActiveEvents.layer)))
+    )
+    expect(timeline.segments.flatMap((segment) => segment.points).length).toBe(liveEntries)
+    // The 30 live entries and the first pending one of Sunday's, where the read stops (it read Sunday's 2,500 before).
+    expect(seen).toEqual({ recentCalls: 0, examined: liveEntries + 1 })
+  }, 30_000)
 })
