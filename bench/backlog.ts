@@ -12,9 +12,8 @@
  * Self-contained: its own simulator, mosquitto, ptys and daemon (in `dir/backlog`), stopped when
  * the phase ends. About 2.5 minutes.
  */
-import { mkdirSync } from "node:fs"
+import { mkdirSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
-import { protocols } from "../adapters/registry.ts"
 import { writeBacklogOutbox } from "../scripts/support/backlog-outbox.ts"
 import type { RecordedRequest } from "../simulator/control-client.ts"
 import { acceptedKinds, type Drain, drainOf, type LiveCurrent, liveCurrent, type Stamps, stampsFromOutbox } from "./backlog-figures.ts"
@@ -109,10 +108,15 @@ const prepare = async (cleanup: Cleanup, dir: string) => {
   return { venue, written, lastId }
 }
 
-/** A few changes on every place at once, 120 ms apart per round so a partial-update console's changes stay changes of their own. */
+/**
+ * A few changes on every place at once, a second apart per round, as a board's changes come: a
+ * partial-update console's changes closer together than its settle window (80 ms for RTD) become
+ * one entry, and so do changes read together after a held loop (a daemon held 300 ms at its start
+ * merged changes 120 ms apart into one, stamped at the first).
+ */
 const firstScores = async (venue: Venue): Promise<Array<ScoreWrite>> => {
   const writes: Array<ScoreWrite> = []
-  const roundMs = venue.places.some((p) => protocols[p.console.protocol]!.updates === "partial") ? 120 : 0
+  const roundMs = 1_000
   for (let k = 0; k < firstChanges; k++) {
     const roundStart = Date.now()
     for (const place of venue.places) {
@@ -133,6 +137,23 @@ const serviceReturns = async (venue: Venue, loop: ReturnType<typeof loopDelayCon
   await venue.control.clearFaults()
   say(`  the service answers again (${Math.round((returnedAt - at + outageMs) / 1000)} s after the daemon was ready)`)
   return { returnedAt, loopOutage: await loopOutage }
+}
+
+/**
+ * SCOREBRIDGE_BENCH_BACKLOG_REQUESTS=FILE: every /public/ request of the phase, one line each (ms
+ * from the return, method, path, status, the entry's stamp and score): to see what took the
+ * slots before a place became current.
+ */
+const dumpRequests = (requests: ReadonlyArray<RecordedRequest>, returnedAt: number): void => {
+  const file = process.env["SCOREBRIDGE_BENCH_BACKLOG_REQUESTS"]
+  if (file === undefined || file === "") return
+  const line = (r: RecordedRequest) => {
+    const body = r.body as { timeStamp?: number; left?: number; right?: number } | null
+    const entry = body?.left === undefined ? "" : ` ${body.left}-${body.right} @${body.timeStamp! - returnedAt}`
+    return `${r.at - returnedAt} ${r.method} ${r.path} ${r.status ?? "reset"}${entry}`
+  }
+  writeFileSync(file, `${requests.map(line).join("\n")}\n`)
+  say(`  the phase's requests written to ${file}`)
 }
 
 const runBacklog = async (cleanup: Cleanup, dir: string): Promise<Run> => {
@@ -163,6 +184,7 @@ const runBacklog = async (cleanup: Cleanup, dir: string): Promise<Run> => {
   const rssPeakMb = daemon.rssMb().peak
   const stalls = (await daemon.heapSample()).stalls.filter((s) => s.at >= back.returnedAt && s.at < endedAt)
   const requests = await allRequests(venue)
+  dumpRequests(requests, back.returnedAt)
   const warnings = daemon.logs().filter((line) => line.level >= 40)
   stopTicking()
   await daemon.stop()
