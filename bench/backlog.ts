@@ -42,8 +42,15 @@ const boardsOnMs = 2_000
 const firstChanges = 3
 /** A press stamped this long after its publish still counts as its click: an old daemon's loop stalls for a second or more. */
 const clickWindowMs = 10_000
-/** The outage: every /public/ request reset, as by a dead uplink, until the phase clears it. */
-const outageFault = { kind: "reset", pathPrefix: "/public/", durationMs: 10 * 60_000 } as const
+/**
+ * The outage, until the phase clears it: every /public/ request answered 503, a definite "not
+ * taken", as a dead uplink's connect errors are. SCOREBRIDGE_BENCH_BACKLOG_OUTAGE=reset resets each
+ * instead: an outcome unknown, so each place's entry tried in the outage is in doubt at the
+ * return and goes again first (one more slot per place before its latest state).
+ */
+const outageFault = process.env["SCOREBRIDGE_BENCH_BACKLOG_OUTAGE"] === "reset"
+  ? { kind: "reset", pathPrefix: "/public/", durationMs: 10 * 60_000 } as const
+  : { kind: "status", status: 503, pathPrefix: "/public/", durationMs: 10 * 60_000 } as const
 
 export interface BacklogFigures {
   readonly items: number
@@ -158,7 +165,8 @@ const dumpRequests = (requests: ReadonlyArray<RecordedRequest>, returnedAt: numb
 
 const runBacklog = async (cleanup: Cleanup, dir: string): Promise<Run> => {
   const { venue, written, lastId } = await prepare(cleanup, dir)
-  say(`  outbox: ${written.items} pending score entries of ${placeCount * pastEvents} past events (${backlogPerPlace} per place), ${(written.bytes / 2 ** 20).toFixed(1)} MB; the service down (every /public/ request reset)`)
+  const down = outageFault.kind === "reset" ? "reset" : `answered ${outageFault.status}`
+  say(`  outbox: ${written.items} pending score entries of ${placeCount * pastEvents} past events (${backlogPerPlace} per place), ${(written.bytes / 2 ** 20).toFixed(1)} MB; the service down (every /public/ request ${down})`)
   const loop = loopDelayControl(dir)
   const daemon = startDaemon(venue.configPath, { SCOREBRIDGE_TOKEN: token, ...loop.env }, join(dir, "heap.ndjson"), [loopDelayProbe])
   cleanup.defer(() => daemon.stop())
@@ -182,7 +190,7 @@ const runBacklog = async (cleanup: Cleanup, dir: string): Promise<Run> => {
   await watching.stop()
   const gauge = await loopDelayGauge(venue.statusUrl)
   const rssPeakMb = daemon.rssMb().peak
-  const stalls = (await daemon.heapSample()).stalls.filter((s) => s.at >= back.returnedAt && s.at < endedAt)
+  const stalls = (await daemon.heapSample()).stalls.filter((s) => s.at < endedAt)
   const requests = await allRequests(venue)
   dumpRequests(requests, back.returnedAt)
   const warnings = daemon.logs().filter((line) => line.level >= 40)
@@ -220,14 +228,18 @@ const sayLoop = (run: Run): void => {
   say(`  daemon event-loop delay (monitorEventLoopDelay in the daemon, beyond its ${loopResolutionMs} ms resolution), after the return: ${text(run.loop)}`)
   say(`    from spawn to the return (start-up included): ${text(run.loopOutage)}`)
   say(`    the daemon's own gauge on /metrics at the end: ${run.gauge ?? "none (this daemon has no scorebridge_event_loop_delay_seconds)"}`)
-  say(`    stalls over 20 ms after the return (heap probe's 50 ms timer): ${listed(run.stalls, run.returnedAt)}`)
+  const before = run.stalls.filter((s) => s.at < run.returnedAt)
+  say(`    stalls over 20 ms (heap probe's 50 ms timer) after the return: ${listed(run.stalls.filter((s) => s.at >= run.returnedAt), run.returnedAt)}`)
+  say(`    and from spawn to the return, times from the daemon's readiness: ${listed(before, run.readyAt)}`)
 }
 
-const sayStatus = (fetches: ReadonlyArray<StatusFetch>) => {
+const sayStatus = (fetches: ReadonlyArray<StatusFetch>, returnedAt: number) => {
   const of = (what: StatusFetch["what"]) => fetches.filter((f) => f.what === what)
   const failed = fetches.filter((f) => f.status !== 200)
   const p = (what: StatusFetch["what"], label: string) => sayPercentiles(label, of(what).map((f) => f.ms))
   const figures = { status: p("status.json", "status.json answer"), page: p("page", "status page (/) answer"), timeline: p("timeline", "court-1 timeline.svg answer") }
+  const slowest = [...fetches].sort((a, b) => b.ms - a.ms).slice(0, 5).map((f) => `${f.what} ${f.ms} ms at ${((f.at - returnedAt) / 1000).toFixed(1)} s`)
+  say(`    slowest, times from the return: ${slowest.join(", ")}`)
   if (failed.length > 0) say(`    status server answers not 200: ${failed.length} (${[...new Set(failed.map((f) => `${f.what} ${f.status ?? "no answer"}`))].join(", ")})`)
   return figures
 }
@@ -242,7 +254,7 @@ const report = (run: Run): BacklogFigures => {
   const { clicks, heldLost, outageClicksMs } = clicksAfterReturn(run)
   say(`  clicks pressed during the outage all accepted ${(outageClicksMs / 1000).toFixed(1)} s after the return${heldLost > 0 ? ` (${heldLost} never arrived)` : ""}`)
   const click = sayLatency("click latency, presses after those", clicks, { slowest: true })
-  const status = sayStatus(run.fetches)
+  const status = sayStatus(run.fetches, run.returnedAt)
   const drain = drainOf(run.requests, run.returnedAt, run.endedAt)
   const kinds = acceptedKinds(run.requests, run.places, run.returnedAt)
   say(`  drain: first accepted request ${(drain.firstAcceptedMs / 1000).toFixed(1)} s after the return; ${drain.requests} accepted in ${drain.seconds.toFixed(1)} s = ${(drain.ratio).toFixed(3)} of the rate's allowance (live entries ${kinds["live"]}, past ${kinds["past"]}, clicks ${kinds["clicks"]}, other ${kinds["other"]})`)
