@@ -68,8 +68,8 @@ export interface BacklogFigures {
   readonly drain: Drain
   readonly rssMb: number
   readonly rssPeakMb: number
-  /** From the return until every click pressed during the outage was accepted. */
-  readonly outageClicksMs: number
+  /** From the return until the first press made with no earlier click still waiting. */
+  readonly clicksQueuedMs: number
   readonly http429: number
   readonly warnings: number
 }
@@ -206,13 +206,22 @@ const runBacklog = async (cleanup: Cleanup, dir: string): Promise<Run> => {
   }
 }
 
-/** Presses after the return, once the clicks held through the outage are through: what a press waits behind the backlog. */
+/**
+ * The presses after the return from the first one made with no earlier click still waiting: what a
+ * press waits behind the scores (at most the slot of one already on its way), not behind other
+ * clicks (those held through the outage, and the presses made while they went, leave one a slot,
+ * each after its place's live event was looked up). `queuedMs`: from the return to that press.
+ */
 const clicksAfterReturn = (run: Run) => {
-  const held = run.presses.filter((p) => p.publishedAt < run.returnedAt)
-  const heldClicks = matchClicks(run.requests, held, clickWindowMs)
-  const lastHeld = heldClicks.seqs.length === 0 ? run.returnedAt : Math.max(...heldClicks.seqs.map((seq) => run.requests.find((r) => r.seq === seq)!.at))
-  const after = run.presses.filter((p) => p.publishedAt >= lastHeld)
-  return { clicks: matchClicks(run.requests, after, clickWindowMs), heldLost: heldClicks.lost, outageClicksMs: lastHeld - run.returnedAt }
+  const acceptedAt = run.presses.map((press) => {
+    const seq = matchClicks(run.requests, [press], clickWindowMs).seqs[0]
+    return seq === undefined ? Number.POSITIVE_INFINITY : run.requests.find((r) => r.seq === seq)!.at
+  })
+  const first = run.presses.findIndex((press, k) =>
+    press.publishedAt >= run.returnedAt && acceptedAt.slice(0, k).every((at) => at <= press.publishedAt))
+  const after = first === -1 ? [] : run.presses.slice(first)
+  const heldLost = acceptedAt.filter((at, k) => at === Number.POSITIVE_INFINITY && run.presses[k]!.publishedAt < run.returnedAt).length
+  return { clicks: matchClicks(run.requests, after, clickWindowMs), heldLost, queuedMs: first === -1 ? Number.NaN : run.presses[first]!.publishedAt - run.returnedAt }
 }
 
 const sayLive = (live: ReadonlyArray<LiveCurrent>, windowMs: number) => {
@@ -251,9 +260,9 @@ const report = (run: Run): BacklogFigures => {
   const stampError = { ...sayPercentiles("stamp error (daemon stamp − write/publish, every change and press of the phase, from the outbox)", run.stamps.errors, { counted: `, missing ${run.stamps.missing}` }), missing: run.stamps.missing }
   for (const s of run.stamps.worst.filter((s) => s.ms > 5)) say(`    ${s.ms} ms: ${s.what}, +${((s.at - run.readyAt) / 1000).toFixed(1)} s after ready`)
   for (const s of run.stamps.missed) say(`    no item in the outbox: ${s.what}, +${((s.at - run.readyAt) / 1000).toFixed(1)} s after ready`)
-  const { clicks, heldLost, outageClicksMs } = clicksAfterReturn(run)
-  say(`  clicks pressed during the outage all accepted ${(outageClicksMs / 1000).toFixed(1)} s after the return${heldLost > 0 ? ` (${heldLost} never arrived)` : ""}`)
-  const click = sayLatency("click latency, presses after those", clicks, { slowest: true })
+  const { clicks, heldLost, queuedMs } = clicksAfterReturn(run)
+  say(`  clicks queued behind clicks (those held through the outage, then the presses made meanwhile) until ${(queuedMs / 1000).toFixed(1)} s after the return${heldLost > 0 ? `; ${heldLost} pressed in the outage never arrived` : ""}`)
+  const click = sayLatency("click latency, presses from then on", clicks, { slowest: true })
   const status = sayStatus(run.fetches, run.returnedAt)
   const drain = drainOf(run.requests, run.returnedAt, run.endedAt)
   const kinds = acceptedKinds(run.requests, run.places, run.returnedAt)
@@ -265,7 +274,7 @@ const report = (run: Run): BacklogFigures => {
   say(`  daemon warnings/errors logged: ${run.warnings.length}${run.warnings.length === 0 ? "" : `, e.g. "${run.warnings[0]!.msg}"`}`)
   return {
     items: run.items, outboxMb: run.bytes / 2 ** 20, startupMs: run.startupMs, liveCurrent: live, loopDelay: run.loop, stampError, click,
-    ...status, drain, rssMb, rssPeakMb: run.rssPeakMb, outageClicksMs, http429, warnings: run.warnings.length
+    ...status, drain, rssMb, rssPeakMb: run.rssPeakMb, clicksQueuedMs: queuedMs, http429, warnings: run.warnings.length
   }
 }
 
@@ -294,7 +303,7 @@ export const backlogJson = (b: BacklogFigures) => ({
   backlog_timeline_ms: { p50: b.timeline.p50, p99: b.timeline.p99, max: b.timeline.max, n: b.timeline.n },
   backlog_drain_ratio: Math.round(b.drain.ratio * 1000) / 1000,
   backlog_first_accepted_ms: b.drain.firstAcceptedMs,
-  backlog_outage_clicks_ms: b.outageClicksMs,
+  backlog_clicks_queued_ms: b.clicksQueuedMs,
   backlog_rss_mb: round1(b.rssMb),
   backlog_rss_peak_mb: round1(b.rssPeakMb),
   backlog_http_429_count: b.http429
