@@ -129,15 +129,22 @@ export const drainOf = (requests: ReadonlyArray<RecordedRequest>, returnedAt: nu
   return { ratio: (ok.length - 1) / (seconds * requestsPerSecond), requests: ok.length, seconds, firstAcceptedMs: ok[0]!.at - returnedAt }
 }
 
-/** What the accepted requests after the return were: the drain's share of each kind. */
-export const acceptedKinds = (requests: ReadonlyArray<RecordedRequest>, places: ReadonlyArray<Place>, returnedAt: number): Record<string, number> => {
+/** What the accepted requests from `from` to `to` were: the drain's share of each kind. */
+export const acceptedKinds = (
+  requests: ReadonlyArray<RecordedRequest>,
+  places: ReadonlyArray<Place>,
+  from: number,
+  to = Number.POSITIVE_INFINITY
+): Record<string, number> => {
   const live = new Set(places.flatMap(livePaths))
   const past = new Set(places.flatMap((p) => p.pastEventKeys.map((key) => `/public/events/${key}/score`)))
-  const counts: Record<string, number> = { live: 0, past: 0, clicks: 0, other: 0 }
-  for (const r of requests) {
-    if (r.at < returnedAt || !accepted(r)) continue
-    const kind = live.has(r.path) ? "live" : past.has(r.path) ? "past" : r.path.endsWith("/clicks") ? "clicks" : "other"
-    counts[kind]!++
-  }
+  const counts: Record<string, number> = { live: 0, past: 0, clicks: 0, lookups: 0, other: 0 }
+  const kindOf = (path: string) =>
+    live.has(path) ? "live" : past.has(path) ? "past" : path.endsWith("/clicks") ? "clicks" : path.endsWith("/activeEventKey") ? "lookups" : "other"
+  for (const r of requests) if (r.at >= from && r.at <= to && accepted(r)) counts[kindOf(r.path)]!++
   return counts
 }
+
+/** `live 3, past 0, …`: a count per kind, for a line of the report. */
+export const kindsText = (counts: Record<string, number>): string =>
+  Object.entries(counts).map(([kind, n]) => `${kind === "lookups" ? "live-event look-ups" : kind} ${n}`).join(", ")

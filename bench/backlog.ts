@@ -16,7 +16,7 @@ import { mkdirSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { writeBacklogOutbox } from "../scripts/support/backlog-outbox.ts"
 import type { RecordedRequest } from "../simulator/control-client.ts"
-import { acceptedKinds, type Drain, drainOf, type LiveCurrent, liveCurrent, type Stamps, stampsFromOutbox } from "./backlog-figures.ts"
+import { acceptedKinds, type Drain, drainOf, kindsText, liveCurrent, type Stamps, stampsFromOutbox } from "./backlog-figures.ts"
 import { type LoopDelay, loopDelayControl, loopDelayGauge, loopDelayProbe, loopResolutionMs, type StatusFetch, watchStatus } from "./backlog-watch.ts"
 import { type Cleanup, makeCleanup } from "./cleanup.ts"
 import { type LogLine, startDaemon } from "./daemon-process.ts"
@@ -224,11 +224,15 @@ const clicksAfterReturn = (run: Run) => {
   return { clicks: matchClicks(run.requests, after, clickWindowMs), heldLost, queuedMs: first === -1 ? Number.NaN : run.presses[first]!.publishedAt - run.returnedAt }
 }
 
-const sayLive = (live: ReadonlyArray<LiveCurrent>, windowMs: number) => {
+const sayLive = (run: Run) => {
+  const windowMs = run.endedAt - run.returnedAt
+  const live = liveCurrent(run.requests, run.places, run.writes, run.returnedAt, run.endedAt)
   const notCurrent = live.filter((l) => !l.current)
   const p = sayPercentiles("live current (service's return → the place's latest live score accepted), over the places", live.map((l) => l.ms),
     { counted: notCurrent.length === 0 ? "" : `; ${notCurrent.length} not current within the ${Math.round(windowMs / 1000)} s after the return, counted as that long` })
   say(`    per place: ${live.map((l) => `${l.place} ${l.current ? `${(l.ms / 1000).toFixed(1)} s` : "never"}`).join(", ")}`)
+  const lastAt = run.returnedAt + Math.max(...live.map((l) => l.ms))
+  say(`    the accepted requests until the last place was current: ${kindsText(acceptedKinds(run.requests, run.places, run.returnedAt, lastAt))}`)
   return { ...p, notCurrent: notCurrent.length }
 }
 
@@ -254,8 +258,7 @@ const sayStatus = (fetches: ReadonlyArray<StatusFetch>, returnedAt: number) => {
 }
 
 const report = (run: Run): BacklogFigures => {
-  const window = run.endedAt - run.returnedAt
-  const live = sayLive(liveCurrent(run.requests, run.places, run.writes, run.returnedAt, run.endedAt), window)
+  const live = sayLive(run)
   sayLoop(run)
   const stampError = { ...sayPercentiles("stamp error (daemon stamp − write/publish, every change and press of the phase, from the outbox)", run.stamps.errors, { counted: `, missing ${run.stamps.missing}` }), missing: run.stamps.missing }
   for (const s of run.stamps.worst.filter((s) => s.ms > 5)) say(`    ${s.ms} ms: ${s.what}, +${((s.at - run.readyAt) / 1000).toFixed(1)} s after ready`)
@@ -265,8 +268,8 @@ const report = (run: Run): BacklogFigures => {
   const click = sayLatency("click latency, presses from then on", clicks, { slowest: true })
   const status = sayStatus(run.fetches, run.returnedAt)
   const drain = drainOf(run.requests, run.returnedAt, run.endedAt)
-  const kinds = acceptedKinds(run.requests, run.places, run.returnedAt)
-  say(`  drain: first accepted request ${(drain.firstAcceptedMs / 1000).toFixed(1)} s after the return; ${drain.requests} accepted in ${drain.seconds.toFixed(1)} s = ${(drain.ratio).toFixed(3)} of the rate's allowance (live entries ${kinds["live"]}, past ${kinds["past"]}, clicks ${kinds["clicks"]}, other ${kinds["other"]})`)
+  const kinds = kindsText(acceptedKinds(run.requests, run.places, run.returnedAt))
+  say(`  drain: first accepted request ${(drain.firstAcceptedMs / 1000).toFixed(1)} s after the return; ${drain.requests} accepted in ${drain.seconds.toFixed(1)} s = ${(drain.ratio).toFixed(3)} of the rate's allowance (${kinds})`)
   const http429 = say429s(run.requests.filter((r) => r.at >= run.returnedAt))
   const rssSorted = [...run.rss].sort((a, b) => a - b)
   const rssMb = rssSorted.at(-1) ?? Number.NaN
