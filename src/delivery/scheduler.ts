@@ -1,10 +1,10 @@
-import { Clock, Context, Effect, Exit, Layer, Option, Queue, type Scope } from "effect"
+import { Clock, Context, Effect, Exit, Layer, Queue, type Scope } from "effect"
 import { ServiceClient } from "../service/client.ts"
 import { BridgeEvents } from "../bus/bridge-events.ts"
 import { makeBackOff } from "./back-off.ts"
 import { Deliverer } from "./deliverer.ts"
 import { clicksInFlightPerPlace, Lanes, type ScoreLane } from "./lanes.ts"
-import { type LiveScoreOrder, makeScoreLanePicker } from "./score-lanes.ts"
+import { type LiveScoreOrder, makeScoreLaneChoice } from "./score-lanes.ts"
 import { ActiveEvents } from "../events/active-events.ts"
 import { OutboxHealth, type OutboxItem, OutboxItems } from "./outbox.ts"
 import { makeDeliveryAttempt, untilSettled } from "./delivery-attempt.ts"
@@ -54,6 +54,16 @@ export class Scheduler extends Context.Service<Scheduler, {
 
 export type { SchedulerPorts } from "./scheduler-ports.ts"
 
+/** Dispatches at every ring of the bell (each append and settled item), and every 5 s as a safety net. */
+const dispatchLoop = <R>(dispatch: Effect.Effect<void, unknown, R>, bell: Queue.Queue<void>, went: (at: number) => void) =>
+  Effect.gen(function*() {
+    while (true) {
+      went(yield* Clock.currentTimeMillis)
+      yield* dispatch.pipe(Effect.catch((e) => Effect.logError(`cannot read the outbox: ${String(e)}`)))
+      yield* Queue.take(bell).pipe(Effect.timeoutOption("5 seconds"))
+    }
+  })
+
 export const makeScheduler = Effect.fnUntraced(function*(
   ports: SchedulerPorts,
   options: SchedulerOptions = {}
@@ -70,25 +80,10 @@ export const makeScheduler = Effect.fnUntraced(function*(
   const record = makeOutcomeRecorder({ outbox, budget, probeToken: tokenProbe.start })
   // Once the disk has failed to store a write, nothing more is delivered: the daemon ends (reload.ts).
   let diskFailed = false
-  yield* Effect.forkScoped(Effect.andThen(outbox.diskFailure, Effect.sync(() => {
-    diskFailed = true
-  })))
+  yield* Effect.forkScoped(Effect.andThen(outbox.diskFailure, Effect.sync(() => void (diskFailed = true))))
 
-
-  const picker = makeScoreLanePicker(options.liveScoreOrder ?? "latest-first")
-  const scoreHeadsOf = Effect.fnUntraced(function*(place: string) {
-    const known = yield* ports.liveEvent(place)
-    return yield* outbox.scoreHeads(place, known === undefined ? undefined : { eventKey: known.eventKey })
-  })
-  // After a back-off: a score entry keeps its lane only while the lane would still take it (the
-  // newest live entry stays; one the picker would pass over makes way). Unreadable: it stays.
-  const stillChosen = (item: OutboxItem, lane: ScoreLane) =>
-    item.kind !== "score" ? Effect.succeed(true) : scoreHeadsOf(item.place).pipe(
-      Effect.map((heads) => picker.next(item.place, lane, heads).pipe(Option.exists((next) => next.id === item.id)) ||
-        (lane === "live" && heads.latest.pipe(Option.exists((latest) => latest.id === item.id)))),
-      Effect.orElseSucceed(() => true)
-    )
-  const attempts = untilSettled(makeDeliveryAttempt(ports, record), makeBackOff(ports.successes), stillChosen)
+  const choice = makeScoreLaneChoice(ports, options.liveScoreOrder ?? "latest-first")
+  const attempts = untilSettled(makeDeliveryAttempt(ports, record), makeBackOff(ports.successes), choice.stillChosen)
 
   const deliver = (item: OutboxItem, lane: ScoreLane) =>
     retryOnStorageFailure(item, attempts(item, lane), () => diskFailed).pipe(
@@ -102,16 +97,15 @@ export const makeScheduler = Effect.fnUntraced(function*(
 
   const start = (item: OutboxItem, lane: ScoreLane = "live") =>
     Effect.suspend(() => lanes.admit(item, lane) ? Effect.as(Effect.forkScoped(deliver(item, lane)), true) : Effect.succeed(false))
-
   // A place's two score lanes, each taking its next entry when free: the live event is the one
   // the service last named for the place (or, until it has, the newest pending entry's).
   const startScores = Effect.fnUntraced(function*(place: string) {
     if (lanes.busy(place, "live") && lanes.busy(place, "past")) return
-    const heads = yield* scoreHeadsOf(place)
+    const heads = yield* choice.heads(place)
     for (const lane of ["live", "past"] as const) {
-      const next = picker.next(place, lane, heads)
+      const next = choice.picker.next(place, lane, heads)
       if (next._tag === "None" || lanes.busy(place, lane)) continue
-      if ((yield* start(next.value, lane)) && lane === "live") picker.started(next.value)
+      if ((yield* start(next.value, lane)) && lane === "live") choice.picker.started(next.value)
     }
   })
 
@@ -124,14 +118,7 @@ export const makeScheduler = Effect.fnUntraced(function*(
     }
   })
 
-  yield* Effect.forkScoped(Effect.gen(function*() {
-    while (true) {
-      lastLoopAt = yield* Clock.currentTimeMillis
-      yield* dispatch.pipe(Effect.catch((e) => Effect.logError(`cannot read the outbox: ${String(e)}`)))
-      // The bell rings on every append and every settled item; the timeout is a safety net.
-      yield* Queue.take(bell).pipe(Effect.timeoutOption("5 seconds"))
-    }
-  }))
+  yield* Effect.forkScoped(dispatchLoop(dispatch, bell, (at) => void (lastLoopAt = at)))
 
   return Scheduler.of({
     snapshot: Effect.sync(() => ({ inFlight: lanes.perPlace(), lastLoopAt }))

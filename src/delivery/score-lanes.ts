@@ -1,6 +1,7 @@
-import { Option } from "effect"
-import type { KindItem } from "./outbox.ts"
+import { Effect, Option } from "effect"
+import type { KindItem, OutboxItem } from "./outbox.ts"
 import type { ScoreLane } from "./lanes.ts"
+import type { SchedulerPorts } from "./scheduler-ports.ts"
 
 /**
  * The order a live event's waiting entries leave in. `latest-first`: the newest first, so the
@@ -37,4 +38,27 @@ export const makeScoreLanePicker = (order: LiveScoreOrder) => {
       newestStarted.set(item.place, Math.max(newestStarted.get(item.place) ?? 0, item.id))
     }
   }
+}
+
+/**
+ * The scheduler's view of a place's score lanes: their heads as the outbox reads them for the live
+ * event the bridge knows (or, until it knows one, the newest pending entry's), the picker, and
+ * whether an entry back from a back-off is still its lane's choice (the newest live entry stays;
+ * one the picker would pass over makes way; an unreadable outbox changes nothing).
+ */
+export const makeScoreLaneChoice = (ports: Pick<SchedulerPorts, "outbox" | "liveEvent">, order: LiveScoreOrder) => {
+  const picker = makeScoreLanePicker(order)
+  const heads = Effect.fnUntraced(function*(place: string) {
+    const known = yield* ports.liveEvent(place)
+    return yield* ports.outbox.scoreHeads(place, known === undefined ? undefined : { eventKey: known.eventKey })
+  })
+  const stillChosen = (item: OutboxItem, lane: ScoreLane): Effect.Effect<boolean> =>
+    item.kind !== "score" ? Effect.succeed(true) : heads(item.place).pipe(
+      Effect.map((now) =>
+        Option.exists(picker.next(item.place, lane, now), (next) => next.id === item.id) ||
+        (lane === "live" && Option.exists(now.latest, (latest) => latest.id === item.id))
+      ),
+      Effect.orElseSucceed(() => true)
+    )
+  return { picker, heads, stillChosen }
 }
