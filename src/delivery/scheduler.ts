@@ -101,9 +101,9 @@ export const makeScheduler = Effect.fnUntraced(function*(
   // the service last named for the place (or, until it has, the newest pending entry's).
   const startScores = Effect.fnUntraced(function*(place: string) {
     if (lanes.busy(place, "live") && lanes.busy(place, "past")) return
-    const heads = yield* choice.heads(place)
+    const [heads, now] = yield* Effect.all([choice.heads(place), Clock.currentTimeMillis])
     for (const lane of ["live", "past"] as const) {
-      const next = choice.picker.next(place, lane, heads)
+      const next = choice.picker.next(place, lane, heads, now)
       if (next._tag === "None" || lanes.busy(place, lane)) continue
       if ((yield* start(next.value, lane)) && lane === "live") choice.picker.started(next.value)
     }

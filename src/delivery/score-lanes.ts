@@ -1,4 +1,4 @@
-import { Effect, Option } from "effect"
+import { Clock, Effect, Option } from "effect"
 import type { KindItem, OutboxItem } from "./outbox.ts"
 import type { ScoreLane } from "./lanes.ts"
 import type { SchedulerPorts } from "./scheduler-ports.ts"
@@ -19,19 +19,28 @@ export interface ScoreHeads {
 }
 
 /**
- * Which entry each of a place's score lanes takes next. Live: under `latest-first`, the newest
- * live entry whenever it is newer than every live entry already started (a new change made while
- * the rest drains goes ahead too), else the oldest; past: always the oldest, so each past event's
- * entries reach it in capture order. Remembers, per place, the newest live entry started.
+ * A live lane catches up newest first only once its oldest entry has waited this long (an outage, a
+ * backlog: the age at which an entry is sent to its own event rather than the place, see
+ * in-doubt-marks.ts); a few entries queued behind a busy slot go in capture order.
+ */
+export const catchUpAfterMs = 10_000
+
+/**
+ * Which entry each of a place's score lanes takes next. Live: under `latest-first` and while the
+ * lane is catching up, the newest live entry whenever it is newer than every live entry already
+ * started (a new change made while the rest drains goes ahead too), else the oldest; past: always
+ * the oldest, so each past event's entries reach it in capture order. Remembers, per place, the
+ * newest live entry started.
  */
 export const makeScoreLanePicker = (order: LiveScoreOrder) => {
   const newestStarted = new Map<string, number>()
   return {
-    next: (place: string, lane: ScoreLane, heads: ScoreHeads): Option.Option<KindItem<"score">> => {
+    next: (place: string, lane: ScoreLane, heads: ScoreHeads, now: number): Option.Option<KindItem<"score">> => {
       if (lane === "past") return heads.oldestPast
-      const latest = heads.latest
-      if (order === "latest-first" && Option.isSome(latest) && latest.value.id > (newestStarted.get(place) ?? 0)) return latest
-      return heads.oldestLive
+      const { latest, oldestLive } = heads
+      const catchingUp = Option.exists(oldestLive, (oldest) => now - oldest.createdAt > catchUpAfterMs)
+      if (order === "latest-first" && catchingUp && Option.exists(latest, (l) => l.id > (newestStarted.get(place) ?? 0))) return latest
+      return oldestLive
     },
     /** The live lane started this entry. */
     started: (item: KindItem<"score">): void => {
@@ -53,10 +62,10 @@ export const makeScoreLaneChoice = (ports: Pick<SchedulerPorts, "outbox" | "live
     return yield* ports.outbox.scoreHeads(place, known === undefined ? undefined : { eventKey: known.eventKey })
   })
   const stillChosen = (item: OutboxItem, lane: ScoreLane): Effect.Effect<boolean> =>
-    item.kind !== "score" ? Effect.succeed(true) : heads(item.place).pipe(
-      Effect.map((now) =>
-        Option.exists(picker.next(item.place, lane, now), (next) => next.id === item.id) ||
-        (lane === "live" && Option.exists(now.latest, (latest) => latest.id === item.id))
+    item.kind !== "score" ? Effect.succeed(true) : Effect.all([heads(item.place), Clock.currentTimeMillis]).pipe(
+      Effect.map(([current, now]) =>
+        Option.exists(picker.next(item.place, lane, current, now), (next) => next.id === item.id) ||
+        (lane === "live" && Option.exists(current.latest, (latest) => latest.id === item.id))
       ),
       Effect.orElseSucceed(() => true)
     )
