@@ -32,7 +32,7 @@ const Service = Schema.Struct({
     default: 10_000
   }).pipe(Schema.withDecodingDefaultKey(Effect.succeed(10_000))),
   liveScoreOrder: Schema.Literals(["latest-first", "captured"]).annotate({
-    description: "After an outage, the order a live event's waiting score entries leave in: latest-first (its current score first, then the rest oldest first; the service places entries by their timeStamp) or captured (oldest first). Past events' entries always go oldest first, after everything live.",
+    description: "After an outage, the order a live event's waiting score entries leave in: latest-first (while a court catches up, its oldest waiting entry over 10 s old: its current score first, then the rest oldest first; the service places entries by their timeStamp) or captured (oldest first). Past events' entries always go oldest first, after everything live.",
     default: "latest-first"
   }).pipe(Schema.withDecodingDefaultKey(Effect.succeed("latest-first" as const)))
 }).annotate({ description: "The Event Highlights Service and how to reach it." })
