@@ -11,7 +11,7 @@ import { runWithOutbox, tempStateDirectory } from "./outbox-support.ts"
 /**
  * The open checks only what it reads whole (the schema, the small tables): a quick check of the
  * whole file reads every page, 130–270 ms on the event loop for a weekend's backlog, twice before
- * READY. The whole file is checked after the start in a worker thread, and what it finds is the
+ * READY. The whole file is checked after the start in a child process, and what it finds is the
  * outbox's health (OutboxHealth.integrity, shown on the status page and /healthz).
  */
 
