@@ -11,7 +11,7 @@ import { ServiceClient } from "../../src/service/client.ts"
 import { BridgeEvents, type BridgeEvent } from "../../src/bus/bridge-events.ts"
 import { BridgeStatus, type StatusOptions } from "../../src/status/status-model.ts"
 import type { PlaceStatus, StatusSnapshot } from "../../src/status/status-snapshot.ts"
-import { MqttConnection } from "../../src/transport/mqtt.ts"
+import { statusModelLayer } from "./status-model-layer.ts"
 import { tempDir } from "../../scripts/support/temp-dir.ts"
 import { clickPayload } from "../support/outbox-payloads.ts"
 
@@ -34,24 +34,6 @@ const options: StatusOptions = {
 const connected: LinkState = { _tag: "connected", target: "/dev/ttyCOURT1" }
 
 
-const modelLayer = (broker: SubscriptionRef.SubscriptionRef<LinkState>, stateDirectory: string, statusOptions: StatusOptions) => {
-  const mqtt = Layer.succeed(MqttConnection, MqttConnection.of({
-    subscribe: () => Stream.empty,
-    publish: () => Effect.void,
-    state: SubscriptionRef.get(broker),
-    stateChanges: SubscriptionRef.changes(broker)
-  }))
-  const parts = Layer.mergeAll(
-    Outbox.layer({ stateDirectory }),
-    RateBudget.layer({ requestsPerSecond: 2 }),
-    ActiveEvents.layer,
-    BridgeEvents.layer,
-    ServiceClient.layer({ baseUrl: "http://127.0.0.1:9", token: Redacted.make("unused-token") }),
-    mqtt
-  )
-  return BridgeStatus.layer(statusOptions).pipe(Layer.provideMerge(parts))
-}
-
 const withModel = <A, E>(
   body: (broker: SubscriptionRef.SubscriptionRef<LinkState>) => Effect.Effect<A, E, BridgeStatus | BridgeEvents | Outbox | RateBudget | ActiveEvents>,
   stateDirectory = tempDir("status"),
@@ -59,7 +41,7 @@ const withModel = <A, E>(
 ) =>
   Effect.gen(function*() {
     const broker = yield* SubscriptionRef.make<LinkState>({ _tag: "connecting", target: "mqtt://127.0.0.1:1883" })
-    return yield* body(broker).pipe(Effect.provide(modelLayer(broker, stateDirectory, statusOptions)))
+    return yield* body(broker).pipe(Effect.provide(statusModelLayer(broker, stateDirectory, statusOptions)))
   })
 
 const publish = (event: BridgeEvent) => BridgeEvents.use((bus) => bus.publish(event))

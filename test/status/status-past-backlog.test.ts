@@ -1,15 +1,13 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Clock, Effect, Fiber, Layer, Redacted, Stream, SubscriptionRef } from "effect"
+import { Clock, Effect, Fiber, Layer, SubscriptionRef } from "effect"
 import { TestClock } from "effect/testing"
-import { Outbox, OutboxItems } from "../../src/delivery/outbox.ts"
+import { OutboxItems } from "../../src/delivery/outbox.ts"
 import { RateBudget } from "../../src/delivery/rate-budget.ts"
 import type { LinkState } from "../../src/domain/received.ts"
 import { ActiveEvents } from "../../src/events/active-events.ts"
-import { ServiceClient } from "../../src/service/client.ts"
-import { BridgeEvents } from "../../src/bus/bridge-events.ts"
 import { BridgeStatus, type StatusOptions } from "../../src/status/status-model.ts"
 import { makeStatusMetrics } from "../../src/status/status-metrics.ts"
-import { MqttConnection } from "../../src/transport/mqtt.ts"
+import { statusModelLayer } from "./status-model-layer.ts"
 import { writeBacklogOutbox } from "../../scripts/support/backlog-outbox.ts"
 import { tempDir } from "../../scripts/support/temp-dir.ts"
 
@@ -24,25 +22,6 @@ const options: StatusOptions = {
   buttons: [],
   mqtt: false,
   thresholds: { noDataAfterMs: 10_000, stuckAfterMs: 60_000 }
-}
-
-const layer = (stateDirectory: string) => {
-  const mqtt = Layer.effect(MqttConnection, Effect.map(SubscriptionRef.make<LinkState>({ _tag: "connecting", target: "none" }), (broker) =>
-    MqttConnection.of({
-      subscribe: () => Stream.empty,
-      publish: () => Effect.void,
-      state: SubscriptionRef.get(broker),
-      stateChanges: SubscriptionRef.changes(broker)
-    })))
-  const parts = Layer.mergeAll(
-    Outbox.layer({ stateDirectory }),
-    RateBudget.layer({ requestsPerSecond: 2 }),
-    ActiveEvents.layer,
-    BridgeEvents.layer,
-    ServiceClient.layer({ baseUrl: "http://127.0.0.1:9", token: Redacted.make("unused-token") }),
-    mqtt
-  )
-  return BridgeStatus.layer(options).pipe(Layer.provideMerge(parts))
 }
 
 describe("status: a past events' backlog on a court's card", () => {
@@ -82,6 +61,7 @@ describe("status: a past events' backlog on a court's card", () => {
       const draining = yield* status.snapshot
       assert.deepStrictEqual(draining.places[0]!.queue.pastEvents, { entries: 40, events: 2, throughAt: at + 600_000 })
       assert.match(yield* metrics.render(draining), /^scorebridge_outbox_past_event_seconds_left\{place="court-9"\} 600$/m)
-    }).pipe(Effect.provide(layer(stateDirectory)))
+    }).pipe(Effect.provide(Effect.map(SubscriptionRef.make<LinkState>({ _tag: "connecting", target: "none" }), (broker) =>
+      statusModelLayer(broker, stateDirectory, options)).pipe(Layer.unwrap)))
   })
 })
