@@ -39,8 +39,12 @@ export interface SteadyResult {
 export const runSteady = async (
   venue: Venue,
   daemon: Daemon,
-  { durationMs, heapEveryMs, heapAfterMs, onProgress }: {
+  { durationMs, heapEveryMs, heapAfterMs, onProgress, everyMs = actionEveryMs, pressEvery = 2 }: {
     readonly durationMs: number
+    /** One action this often (default 1.2 s: the steady phase's load, near the token's 1 request/s). */
+    readonly everyMs?: number
+    /** Every n-th action is a press, the others score changes (default 2: one in two). */
+    readonly pressEvery?: number
     readonly heapEveryMs: number
     /** Heap samples start this long into the phase: the first minutes grow caches and JIT code. */
     readonly heapAfterMs: number
@@ -54,12 +58,13 @@ export const runSteady = async (
   const start = Date.now()
   let nextHeapAt = start + heapAfterMs
   let nextReportAt = start + 30_000
-  const actions = Math.ceil(durationMs / actionEveryMs)
+  const actions = Math.ceil(durationMs / everyMs)
   for (let i = 0; i < actions; i++) {
-    const place = venue.places[Math.floor(i / 2) % venue.places.length]!
-    if (i % 2 === 0) writes.push({ place, ...writeScoreChange(place) })
+    // In pairs (a change, then a press on the same place) at the default; else place after place.
+    const place = venue.places[(pressEvery === 2 ? Math.floor(i / 2) : i) % venue.places.length]!
+    if (i % pressEvery !== pressEvery - 1) writes.push({ place, ...writeScoreChange(place) })
     else presses.push({ place, publishedAt: await pressButton(venue, place) })
-    await sleep(actionEveryMs / 2)
+    await sleep(everyMs / 2)
     const now = Date.now()
     if (now >= nextHeapAt) {
       nextHeapAt += heapEveryMs
@@ -72,7 +77,7 @@ export const runSteady = async (
       onProgress(`  ${Math.round((now - start) / 1000)} s: ${writes.length} score changes, ${presses.length} presses` +
         (last === undefined ? "" : `, daemon heap ${(last.heapUsed / 2 ** 20).toFixed(2)} MB after GC, RSS ${daemon.rssMb().rss.toFixed(1)} MB`))
     }
-    await sleep(Math.max(0, start + (i + 1) * actionEveryMs - Date.now()))
+    await sleep(Math.max(0, start + (i + 1) * everyMs - Date.now()))
   }
   return { presses, writes, heap, rssMb }
 }
