@@ -6,8 +6,11 @@ import { withinCurrentEvent } from "../timeline/current-event.ts"
 import { UnknownPlace } from "../timeline/unknown-place.ts"
 import type { StatusPlace } from "./status-options.ts"
 
-// A long match is a few hundred entries and clicks; this caps an event that ran a whole day.
-const timelineItems = 2000
+// A long match is a few hundred entries and clicks (tennis ~300 points, basketball ~200 scores):
+// the newest 500 draw it whole. Each row read is decoded (under --jitless ~0.15 ms), so the cap is
+// what one drawing can cost the event loop: ~75 ms, against ~300 ms at the 2,000 it was (a day's
+// event, or the newest past event of a backlog before any live entry).
+const timelineItems = 500
 
 /**
  * The place's current event, from its newest outbox items (see src/timeline/): read newest first
