@@ -39,7 +39,7 @@ const timed = async (url: string): Promise<{ ms: number; status: number | null }
 }
 
 /**
- * Once a second: the page (`/`), its status.json and `place`'s timeline as the page asks for it
+ * Once a second, at a random moment of it: the page (`/`), its status.json and `place`'s timeline as the page asks for it
  * (a width, and the timeline's version), one after the other as one browser would; and the
  * daemon's RSS from /proc.
  */
@@ -55,6 +55,11 @@ export const watchStatus = (statusUrl: string, place: string, daemon: Daemon): W
   const loop = (async () => {
     for (let tick = 0; !stopped; tick++) {
       const startedAt = Date.now()
+      // At a random moment of each second: the score changes and presses come on a grid of whole
+      // seconds from nearly the same start, and fetches on that grid would land on every one of
+      // them (each stamp then waited for a fetch: p50 10 ms where a viewer's page costs a stamp
+      // that only when the two meet).
+      await sleep(Math.random() * 800)
       for (const [what, path] of paths) {
         const at = Date.now()
         fetches.push({ at, what, ...(await timed(`${statusUrl}${path}`)) })
