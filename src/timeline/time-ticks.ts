@@ -25,52 +25,54 @@ export const clockOptions = (withSeconds: boolean): Intl.DateTimeFormatOptions =
 })
 
 /**
- * The formatters, made once per style and zone and kept. Each Intl.DateTimeFormat holds ~25 kB of
- * ICU objects in malloc's memory, outside V8's heap, freed only when a major GC finalizes it: one
- * made per label (each tick and highlight of a timeline, every status.json) grew the daemon's glibc
- * heap by 0.4 MB/s while the status page was open, and what the collector freed was left as holes
- * the heap never gave back (the bench's backlog phase: a 32 MB heap, RSS 116 MB).
+ * Labels in the bridge's own zone come from Date's local time, not Intl.DateTimeFormat: the first
+ * formatter makes ICU load its date formats and locale data, about 8 MB of the daemon's resident
+ * memory (the bench's backlog phase, the status page open: RSS 91 MB with one kept formatter per
+ * style, 84 MB with none), for what Date gives in the same zone (V8 reads its local time from the
+ * same ICU zone, and follows TZ when it is assigned, as Intl's default does). A named zone, which
+ * only other tools ask for, takes a formatter, made once per style and zone and kept: each holds
+ * ~25 kB of ICU objects in malloc's memory until a major GC finalizes it, and one made per label
+ * (every tick and highlight of a timeline) grew the daemon's glibc heap 0.4 MB/s into holes it
+ * never gave back (RSS 116 MB).
  */
 const formatters = new Map<string, Intl.DateTimeFormat>()
-/** A handful in use (the bridge's zone, the page's, with and without seconds): the bound only guards against a caller's many zones. */
+/** A handful in use (a zone or two, with and without seconds): the bound only guards against a caller's many zones. */
 const maxFormatters = 32
 
-const kept = (key: string, make: () => Intl.DateTimeFormat): Intl.DateTimeFormat => {
+const zoneFormatter = (withSeconds: boolean, timeZone: string): Intl.DateTimeFormat => {
+  const key = `${withSeconds} ${timeZone}`
   let formatter = formatters.get(key)
   if (formatter === undefined) {
-    formatter = make()
+    formatter = new Intl.DateTimeFormat(clockLocale, { ...clockOptions(withSeconds), timeZone })
     if (formatters.size >= maxFormatters) formatters.clear()
     formatters.set(key, formatter)
   }
   return formatter
 }
 
-/**
- * The bridge's own zone as a key: a formatter given no zone takes the process's at its making, and
- * that changes only when TZ is assigned (Node applies it at once; the tests do so).
- */
-const ownZone = (timeZone: string | undefined): string => timeZone ?? `TZ=${process.env["TZ"] ?? ""}`
+const twoDigits = (n: number): string => String(n).padStart(2, "0")
 
-/** The venue's time zone: the bridge's own (the mini-PC's, set when it was installed). */
-export const venueTimeZone = (): string =>
-  kept(`zone ${ownZone(undefined)}`, () => new Intl.DateTimeFormat()).resolvedOptions().timeZone
+/** `ms` in the process's local time; a time that is no time throws, as Intl's format does. */
+const localDate = (ms: number): Date => {
+  const date = new Date(ms)
+  if (Number.isNaN(date.getTime())) throw new RangeError(`Invalid time value: ${ms}`)
+  return date
+}
 
-/** A wall-clock label, as the venue reads it (the bridge's time zone unless one is given). */
-export const clockLabel = (ms: number, withSeconds: boolean, timeZone?: string): string =>
-  kept(`clock ${withSeconds} ${ownZone(timeZone)}`, () =>
-    new Intl.DateTimeFormat(clockLocale, {
-      ...clockOptions(withSeconds),
-      ...(timeZone === undefined ? {} : { timeZone })
-    })).format(ms)
+/** A wall-clock label, as the venue reads it (the bridge's time zone unless one is given): 24-hour HH:MM or HH:MM:SS. */
+export const clockLabel = (ms: number, withSeconds: boolean, timeZone?: string): string => {
+  if (timeZone !== undefined) return zoneFormatter(withSeconds, timeZone).format(ms)
+  const date = localDate(ms)
+  const clock = `${twoDigits(date.getHours())}:${twoDigits(date.getMinutes())}`
+  return withSeconds ? `${clock}:${twoDigits(date.getSeconds())}` : clock
+}
 
 const day = 24 * 60 * minute
 
 /** The venue's date of `ms` as 2026-11-26: read the same way in every language, unlike 26/11 or 11/26. */
 const venueDate = (ms: number): string => {
-  const parts = kept(`date ${ownZone(undefined)}`, () => new Intl.DateTimeFormat(clockLocale, { year: "numeric", month: "2-digit", day: "2-digit" }))
-    .formatToParts(ms)
-  const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? "??"
-  return `${part("year")}-${part("month")}-${part("day")}`
+  const date = localDate(ms)
+  return `${date.getFullYear()}-${twoDigits(date.getMonth() + 1)}-${twoDigits(date.getDate())}`
 }
 
 /**
