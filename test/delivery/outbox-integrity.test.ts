@@ -1,7 +1,10 @@
 import * as fs from "node:fs"
-import { Effect, Logger } from "effect"
+import { Effect, Logger, SubscriptionRef } from "effect"
 import { describe, expect, it } from "vitest"
 import { Outbox, type OutboxIntegrity } from "../../src/delivery/outbox.ts"
+import type { LinkState } from "../../src/domain/received.ts"
+import { BridgeStatus, type StatusOptions } from "../../src/status/status-model.ts"
+import { statusModelLayer } from "../status/status-model-layer.ts"
 import { eventually } from "../../scripts/support/eventually.ts"
 import { useOutbox, type WholeOutbox } from "../support/whole-outbox.ts"
 import { scorePayload } from "../support/outbox-payloads.ts"
@@ -81,6 +84,28 @@ describe("the outbox's integrity", () => {
     expect(result.integrity.state === "corrupt" && result.integrity.problems.length).toBeGreaterThan(0)
     expect(result.read).toContain("corrupt")
     expect(logs).toContainEqual(expect.stringMatching(/^outbox .* is corrupt \(.+\): the items that can still be read are delivered/))
+  })
+
+  it("found corrupt, the file is a reason on the status page and /healthz", async () => {
+    const stateDirectory = tempStateDirectory()
+    await runWithOutbox(stateDirectory, (outbox) =>
+      outbox.appendAll(Array.from({ length: 400 }, (_, n) => ({ place: "court-1", kind: "score" as const, payload: marked(n), createdAt: n }))))
+    damagePageHolding(stateDirectory, "entry-0300-")
+    const options: StatusOptions = { places: [{ key: "court-1", buttonSources: [] }], buttons: [], mqtt: false }
+    const reasons = await Effect.runPromise(
+      Effect.gen(function*() {
+        const broker = yield* SubscriptionRef.make<LinkState>({ _tag: "connecting", target: "unused" })
+        return yield* Effect.gen(function*() {
+          const status = yield* BridgeStatus
+          return yield* Effect.promise(() =>
+            eventually("the status to name the corrupt file", () => {
+              const snapshot = Effect.runSync(status.snapshot)
+              return snapshot.reasons.some((reason) => reason.startsWith("outbox file corrupt")) && !snapshot.healthy ? snapshot.reasons : undefined
+            }, { timeoutMs: 15_000 }))
+        }).pipe(Effect.provide(statusModelLayer(broker, stateDirectory, options, { integrityCheck: { afterMs: 0 } })))
+      })
+    )
+    expect(reasons).toContainEqual(expect.stringMatching(/^outbox file corrupt: .+; move it aside to start with an empty outbox$/))
   })
 
   it("counts that disagree with the items are logged and counted again from the items", async () => {
