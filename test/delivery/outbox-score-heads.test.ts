@@ -117,9 +117,10 @@ describe("OutboxItems.scoreHeads on a weekend's backlog (8 places × 5,000 past 
       const plan = (statement: { readonly sourceSQL: string }) => {
         const explain = db.prepare(`EXPLAIN QUERY PLAN ${statement.sourceSQL}`)
         explain.setAllowUnknownNamedParameters(true)
-        return explain.all({ place: "court-1", eventKey: "monday", live: "monday" }).map((row) => String(row["detail"]))
+        return explain.all({ place: "court-1", kind: "score", after: 0, eventKey: "monday", live: "monday" }).map((row) => String(row["detail"]))
       }
       return {
+        pending: plan(sql.pending),
         newestScoreEvent: plan(sql.newestScoreEvent),
         scoresOfEvent: plan(sql.scoresOfEvent),
         scoresOfEventNewest: plan(sql.scoresOfEventNewest),
@@ -130,6 +131,8 @@ describe("OutboxItems.scoreHeads on a weekend's backlog (8 places × 5,000 past 
     // The newest pending score is the first step back along the place's pending scores; every
     // other read seeks to one event's entries (a walk of items_pending would read the backlog).
     const expected = {
+      // A lane's pending items (the scheduler's clicks): never a step over the lane's settled ones.
+      pending: /^SEARCH items USING INDEX items_pending \(place=\? AND kind=\? AND id>\?\)$/,
       newestScoreEvent: /^SEARCH items USING INDEX items_pending \(place=\? AND kind=\?\)$/,
       scoresOfEvent: /^SEARCH items USING INDEX items_pending_event \(place=\? AND kind=\? AND event_key=\?\)$/,
       scoresOfEventNewest: /^SEARCH items USING INDEX items_pending_event \(place=\? AND kind=\? AND event_key=\?\)$/,
