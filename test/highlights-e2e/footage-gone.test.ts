@@ -66,7 +66,9 @@ describe("an auto-highlight whose footage is gone before the service is back", (
     }, { timeoutMs: 10_000, intervalMs: 50 })
     await eventually("the backlog to drain", async () => ((await acceptedScores(bridge)).length === 5 ? true : undefined), { timeoutMs: 10_000, intervalMs: 50 })
 
-    const scores = (await acceptedScores(bridge)).map((s) => s.body)
+    // Every entry once; after the outage the court caught up newest first (live first, see
+    // score-lanes.ts), so they are compared in the order of their stamps, not of their arrival.
+    const scores = (await acceptedScores(bridge)).map((s) => s.body).sort((a, b) => Number(a["timeStamp"]) - Number(b["timeStamp"]))
     expect(scores.map((s) => [s["left"], s["right"]])).toEqual([[0, 0], [3, 0], [5, 0], [7, 0], [10, 0]])
     expect(fresh!.metadata).toMatchObject({ source: "auto", rule: "score", team: "home" })
     expect(fresh!.timeStamp).toBe(scores[4]!.timeStamp)
