@@ -2,6 +2,7 @@ import { Clock, Deferred, Duration, Effect, Queue, Result, Schedule, Schema, Str
 import { statSync } from "node:fs"
 import { SerialPort } from "serialport"
 import type { LinkState, ReceivedChunk } from "../domain/received.ts"
+import { promptReadBinding } from "./prompt-serial-reads.ts"
 import { reconnectSchedule } from "./reconnect-schedule.ts"
 
 /** One serial line, as configured for a controller (defaults come from its protocol definition). */
@@ -101,8 +102,11 @@ const openPort = (options: SerialOptions, emit: (chunk: ReceivedChunk) => void, 
         dataBits: options.dataBits,
         parity: options.parity,
         stopBits: options.stopBits,
-        autoOpen: false
-      })
+        autoOpen: false,
+        // Bytes read (and so stamped) in the loop's turn that finds them: see prompt-serial-reads.ts.
+        // serialport's constructor hands `binding` on to its stream, though its type leaves it out.
+        binding: promptReadBinding
+      } as ConstructorParameters<typeof SerialPort>[0])
     } catch (err) {
       fail(err)
       return
