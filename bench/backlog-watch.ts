@@ -127,3 +127,23 @@ export const loopDelayGauge = async (statusUrl: string): Promise<string | undefi
     return undefined
   }
 }
+
+/** user nice system idle iowait irq softirq steal, summed over all CPUs (USER_HZ ticks). */
+const cpuTicks = (): ReadonlyArray<number> =>
+  readFileSync("/proc/stat", "utf8").split("\n")[0]!.trim().split(/\s+/).slice(1, 9).map(Number)
+
+/**
+ * How busy the whole machine was from now until `busyPercent` is read (of all its CPUs, iowait
+ * counted idle): the other work that shares the two cores with the daemon and the bench, to tell a
+ * tail from noise.
+ */
+export const machineBusy = () => {
+  const before = cpuTicks()
+  return {
+    busyPercent: (): number => {
+      const delta = cpuTicks().map((value, i) => value - before[i]!)
+      const total = delta.reduce((sum, value) => sum + value, 0)
+      return total === 0 ? Number.NaN : (100 * (total - delta[3]! - delta[4]!)) / total
+    }
+  }
+}

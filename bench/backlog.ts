@@ -12,14 +12,14 @@
  * Self-contained: its own simulator, mosquitto, ptys and daemon (in `dir/backlog`), stopped when
  * the phase ends. About 2.5 minutes.
  */
-import { mkdirSync, writeFileSync } from "node:fs"
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { writeBacklogOutbox } from "../scripts/support/backlog-outbox.ts"
 import type { RecordedRequest } from "../simulator/control-client.ts"
 import { acceptedKinds, type Drain, drainOf, kindsText, liveCurrent, type Stamps, stampsFromOutbox } from "./backlog-figures.ts"
-import { type LoopDelay, loopDelayControl, loopDelayGauge, loopDelayProbe, loopResolutionMs, type StatusFetch, watchStatus } from "./backlog-watch.ts"
+import { type LoopDelay, loopDelayControl, loopDelayGauge, loopDelayProbe, loopResolutionMs, machineBusy, type StatusFetch, watchStatus } from "./backlog-watch.ts"
 import { type Cleanup, makeCleanup } from "./cleanup.ts"
-import { type LogLine, startDaemon } from "./daemon-process.ts"
+import { type Daemon, type LogLine, startDaemon } from "./daemon-process.ts"
 import { allRequests, matchClicks, type Press, type ScoreWrite } from "./deliveries.ts"
 import { listed } from "./explain.ts"
 import { type Heading, type LatencyFigure, say, say429s, sayLatency, sayPercentiles } from "./report.ts"
@@ -80,6 +80,9 @@ export interface BacklogFigures {
   readonly clicksQueuedMs: number
   readonly http429: number
   readonly warnings: number
+  /** After the return: the whole machine's busy share (other work skews the tails) and the daemon's CPU. */
+  readonly machineBusyPercent: number
+  readonly daemonCpuPercent: number
 }
 
 interface Run {
@@ -103,6 +106,9 @@ interface Run {
   readonly stalls: ReadonlyArray<Stall>
   readonly warnings: ReadonlyArray<LogLine>
   readonly stamps: Stamps
+  /** After the return: the whole machine's busy share (of all CPUs) and the daemon's (of one core). */
+  readonly machineBusyPercent: number
+  readonly daemonCpuPercent: number
 }
 
 /** The venue with its past events, the service down, the outbox written: what the daemon starts on. */
@@ -144,14 +150,16 @@ const firstScores = async (venue: Venue): Promise<Array<ScoreWrite>> => {
 }
 
 /** The outage's end: the probe's figure so far, then a fresh window; the fault cleared last. */
-const serviceReturns = async (venue: Venue, loop: ReturnType<typeof loopDelayControl>, at: number) => {
+const serviceReturns = async (venue: Venue, daemon: Daemon, loop: ReturnType<typeof loopDelayControl>, at: number) => {
   await sleep(at - Date.now())
   const loopOutage = loop.report()
   loop.reset()
   const returnedAt = Date.now()
+  const machine = machineBusy()
+  const cpuAtReturn = daemon.cpuSeconds()
   await venue.control.clearFaults()
   say(`  the service answers again (${Math.round((returnedAt - at + outageMs) / 1000)} s after the daemon was ready)`)
-  return { returnedAt, loopOutage: await loopOutage }
+  return { returnedAt, machine, cpuAtReturn, loopOutage: await loopOutage }
 }
 
 /**
@@ -194,9 +202,11 @@ const runBacklog = async (cleanup: Cleanup, dir: string): Promise<Run> => {
       durationMs: readyAt + outageMs + afterReturnMs - Date.now(), heapEveryMs: 60_000, heapAfterMs: Number.POSITIVE_INFINITY, onProgress: say,
       everyMs: venueActionEveryMs, pressEvery: venuePressEvery
     }),
-    serviceReturns(venue, loop, readyAt + outageMs)
+    serviceReturns(venue, daemon, loop, readyAt + outageMs)
   ])
   const endedAt = Date.now()
+  const machineBusyPercent = back.machine.busyPercent()
+  const daemonCpuPercent = (100 * (daemon.cpuSeconds() - back.cpuAtReturn)) / ((endedAt - back.returnedAt) / 1000)
   const loopAfter = await loop.report()
   await watching.stop()
   const gauge = await loopDelayGauge(venue.statusUrl)
@@ -213,7 +223,8 @@ const runBacklog = async (cleanup: Cleanup, dir: string): Promise<Run> => {
     writes, presses: drive.presses, requests, fetches: watching.fetches,
     rss: watching.rss.filter((s) => s.at >= back.returnedAt).map((s) => s.mb), rssPeakMb,
     loopOutage: back.loopOutage, loop: loopAfter, gauge, stalls, warnings,
-    stamps: stampsFromOutbox(venue.stateDirectory, lastId, writes, drive.presses)
+    stamps: stampsFromOutbox(venue.stateDirectory, lastId, writes, drive.presses),
+    machineBusyPercent, daemonCpuPercent
   }
 }
 
@@ -285,10 +296,12 @@ const report = (run: Run): BacklogFigures => {
   const rssSorted = [...run.rss].sort((a, b) => a - b)
   const rssMb = rssSorted.at(-1) ?? Number.NaN
   say(`  daemon RSS after the return: median ${rssSorted[Math.floor(rssSorted.length / 2)]?.toFixed(1)} MB, most ${rssMb.toFixed(1)} MB; VmHWM ${run.rssPeakMb.toFixed(1)} MB`)
+  say(`  after the return the machine was ${run.machineBusyPercent.toFixed(0)} % busy (of all its CPUs; the daemon, the bench and whatever else runs), the daemon used ${run.daemonCpuPercent.toFixed(1)} % of one core; load average now ${readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")}`)
   say(`  daemon warnings/errors logged: ${run.warnings.length}${run.warnings.length === 0 ? "" : `, e.g. "${run.warnings[0]!.msg}"`}`)
   return {
     items: run.items, outboxMb: run.bytes / 2 ** 20, startupMs: run.startupMs, liveCurrent: live, loopDelay: run.loop, stampError, click,
-    ...status, drain, rssMb, rssPeakMb: run.rssPeakMb, clicksQueuedMs: queuedMs, http429, warnings: run.warnings.length
+    ...status, drain, rssMb, rssPeakMb: run.rssPeakMb, clicksQueuedMs: queuedMs, http429, warnings: run.warnings.length,
+    machineBusyPercent: run.machineBusyPercent, daemonCpuPercent: run.daemonCpuPercent
   }
 }
 
@@ -320,5 +333,7 @@ export const backlogJson = (b: BacklogFigures) => ({
   backlog_clicks_queued_ms: b.clicksQueuedMs,
   backlog_rss_mb: round1(b.rssMb),
   backlog_rss_peak_mb: round1(b.rssPeakMb),
-  backlog_http_429_count: b.http429
+  backlog_http_429_count: b.http429,
+  backlog_machine_busy_percent: Math.round(b.machineBusyPercent),
+  backlog_daemon_cpu_percent: round1(b.daemonCpuPercent)
 })
