@@ -32,8 +32,13 @@ import { type Place, startVenue, token, type Venue, writeScoreChange } from "./v
 const placeCount = 8
 const pastEvents = 3
 export const backlogPerPlace = 5_000
-/** The daemon runs this long on the backlog with the service down, the venue going on. */
-const outageMs = 20_000
+/**
+ * The daemon runs this long on the backlog with the service down, the venue going on. The return
+ * falls between two of the venue's actions (they start 5 s after readiness, every 3 s), 1.5 s from
+ * each. At 20 s one was written within milliseconds of the return, the court's latest state by a
+ * hair or not at all: one run's court took 19.7 s where the others' took at most 13.6 s.
+ */
+const outageMs = 21_500
 /**
  * A venue's pace while the backlog drains: an action every 3 s, one in three a press (8 courts:
  * each scores about every 36 s and presses about every 72 s). The steady phase's pace (one every
