@@ -2,6 +2,8 @@ import { Context, type Effect, type Option } from "effect"
 import type { ItemKind } from "../domain/item-kinds.ts"
 import type { OutboxReadError, OutboxWriteError } from "./outbox-errors.ts"
 import type { AppendInput, KindItem, OutboxItem, WriteOptions } from "./outbox-item.ts"
+import type { ScoreLane } from "./lanes.ts"
+import type { PendingLane } from "./outbox-reads.ts"
 import type { LiveEvent, ScoreHeads } from "./outbox-score-heads.ts"
 
 /**
@@ -28,6 +30,8 @@ export class OutboxItems extends Context.Service<OutboxItems, {
   >
   /** For each place, the oldest pending item of each kind, ordered by id. Cheap: one seek per lane. */
   readonly heads: Effect.Effect<ReadonlyArray<OutboxItem>, OutboxReadError>
+  /** The lanes with pending items (place and kind) and their oldest pending item's id, ordered by it. Nothing decoded: one seek per lane. */
+  readonly lanes: Effect.Effect<ReadonlyArray<PendingLane>, OutboxReadError>
   /** The oldest pending items of one place and kind, oldest first, at most `limit`. */
   pending<K extends ItemKind>(place: string, kind: K, limit: number): Effect.Effect<ReadonlyArray<KindItem<K>>, OutboxReadError>
   markDelivered(id: number, result: unknown): Effect.Effect<void, OutboxWriteError>
@@ -62,8 +66,9 @@ export class OutboxItems extends Context.Service<OutboxItems, {
    * The heads of a place's two score lanes (see ScoreHeads): its live event's and its past events'.
    * `live`: the live event as known (null: the service said none runs); undefined while not known,
    * and the newest pending score's event is taken as the live one. A few seeks, whatever the backlog.
+   * `lanes`: the lanes to read (default both); the heads of the others are none.
    */
-  scoreHeads(place: string, live: LiveEvent): Effect.Effect<ScoreHeads, OutboxReadError>
+  scoreHeads(place: string, live: LiveEvent, lanes?: ReadonlyArray<ScoreLane>): Effect.Effect<ScoreHeads, OutboxReadError>
   /** Newest first. */
   recent(place: string, limit: number): Effect.Effect<ReadonlyArray<OutboxItem>, OutboxReadError>
   /**

@@ -1,7 +1,8 @@
 import { Array as Arr, Effect, Option, Result } from "effect"
-import type { ItemKind } from "../domain/item-kinds.ts"
+import { type ItemKind, itemKinds } from "../domain/item-kinds.ts"
 import { OutboxReadError, readingFrom } from "./outbox-errors.ts"
 import { decodeItem, decodeLane, isKind, type KindItem, type MalformedItem, type OutboxItem } from "./outbox-item.ts"
+import type { ScoreLane } from "./lanes.ts"
 import { type LiveEvent, scoreHeadsOf } from "./outbox-score-heads.ts"
 import type { OutboxStatements } from "./outbox-statements.ts"
 
@@ -48,6 +49,27 @@ const headsOf = (sql: OutboxStatements): Decoded => {
   return decoded
 }
 
+/** A lane with pending items, as the scheduler walks them: which, and its oldest pending item's id. */
+export interface PendingLane {
+  readonly place: string
+  readonly kind: ItemKind
+  readonly headId: number
+}
+
+const kinds: ReadonlySet<unknown> = new Set(itemKinds)
+
+/**
+ * The lanes with pending items, oldest head first. Checked by hand, not by Schema: read at every
+ * scheduler wake, and the table's CHECKs already hold kind and place to these types.
+ */
+const lanesOf = (sql: OutboxStatements): Array<PendingLane> =>
+  sql.lanes.all().flatMap((row) => {
+    const { place, kind, id } = row
+    return typeof place === "string" && kinds.has(kind) && typeof id === "number"
+      ? [{ place, kind: kind as ItemKind, headId: id }]
+      : []
+  })
+
 const laneFrom = (sql: OutboxStatements, place: string, kind: ItemKind, after: number, limit: number) =>
   collect(() => sql.pending.iterate({ place, kind, after }), limit)
 
@@ -72,6 +94,7 @@ export const makeReads = (sql: OutboxStatements, file: string) => {
 
   return {
     heads: many(() => headsOf(sql)).pipe(Effect.withSpan("Outbox.heads")),
+    lanes: read(() => lanesOf(sql)),
     // A lane's rows are all of its kind (the query asks for it): the filter only says so to the compiler.
     pending: <K extends ItemKind>(place: string, kind: K, limit: number): Effect.Effect<ReadonlyArray<KindItem<K>>, OutboxReadError> =>
       many(() => laneFrom(sql, place, kind, 0, limit)).pipe(Effect.map(Arr.filter(isKind(kind))), Effect.withSpan("Outbox.pending")),
@@ -95,8 +118,8 @@ export const makeReads = (sql: OutboxStatements, file: string) => {
     recentWhile: Effect.fn("Outbox.recentWhile")((place: string, limit: number, goOn: (item: OutboxItem) => boolean) =>
       many(() => collect(() => sql.recent.iterate({ place }), limit, goOn))
     ),
-    scoreHeads: Effect.fn("Outbox.scoreHeads")(function*(place: string, live: LiveEvent) {
-      const { heads, malformed } = yield* read(() => scoreHeadsOf(sql, place, live))
+    scoreHeads: Effect.fn("Outbox.scoreHeads")(function*(place: string, live: LiveEvent, lanes?: ReadonlyArray<ScoreLane>) {
+      const { heads, malformed } = yield* read(() => scoreHeadsOf(sql, place, live, lanes))
       yield* report(malformed)
       return heads
     }),

@@ -1,5 +1,6 @@
 import { Option, Result } from "effect"
 import { decodeItem, type KindItem, type MalformedItem } from "./outbox-item.ts"
+import type { ScoreLane } from "./lanes.ts"
 import type { OutboxStatements } from "./outbox-statements.ts"
 
 /**
@@ -59,12 +60,16 @@ const oldestPast = (sql: OutboxStatements, place: string, live: string | null, m
   return oldest
 }
 
-/** The heads of the place's score lanes (see ScoreHeads), and the malformed rows passed over on the way. */
-export const scoreHeadsOf = (sql: OutboxStatements, place: string, live: LiveEvent) => {
+/**
+ * The heads of the place's score lanes (see ScoreHeads), and the malformed rows passed over on the
+ * way. Only the `lanes` asked for are read (the others' heads are none): the scheduler asks for
+ * the lanes it could start an entry in, at every wake, and each head read decodes a row.
+ */
+export const scoreHeadsOf = (sql: OutboxStatements, place: string, live: LiveEvent, lanes: ReadonlyArray<ScoreLane> = ["live", "past"]) => {
   const malformed: Array<MalformedItem> = []
   const liveEventKey = live === undefined ? newestScoreEvent(sql, place) : live.eventKey
   // The live lane is two ranges of the index: the null key's and the live event's.
-  const liveKeys = liveEventKey === null ? [null] : [null, liveEventKey]
+  const liveKeys = !lanes.includes("live") ? [] : liveEventKey === null ? [null] : [null, liveEventKey]
   let first: KindItem<"score"> | undefined
   let last: KindItem<"score"> | undefined
   for (const eventKey of liveKeys) {
@@ -74,7 +79,7 @@ export const scoreHeadsOf = (sql: OutboxStatements, place: string, live: LiveEve
   const heads: ScoreHeads = {
     latest: Option.fromUndefinedOr(last),
     oldestLive: Option.fromUndefinedOr(first),
-    oldestPast: Option.fromUndefinedOr(oldestPast(sql, place, liveEventKey, malformed)),
+    oldestPast: Option.fromUndefinedOr(lanes.includes("past") ? oldestPast(sql, place, liveEventKey, malformed) : undefined),
     liveEventKey
   }
   return { heads, malformed }

@@ -39,6 +39,23 @@ export const outboxStatements = (db: DatabaseSync) => ({
        FROM place CROSS JOIN kind WHERE place.name IS NOT NULL)
      ORDER BY id`
   ),
+  // The same lanes without their items: place, kind and head id, nothing to decode. The scheduler
+  // reads this at every wake; each lane's own read then takes only what it can start.
+  lanes: db.prepare(
+    `WITH RECURSIVE
+       place (name) AS (
+         SELECT (SELECT place FROM items WHERE state = 'pending' ORDER BY place LIMIT 1)
+         UNION ALL
+         SELECT (SELECT n.place FROM items n WHERE n.state = 'pending' AND n.place > place.name
+                 ORDER BY n.place LIMIT 1)
+         FROM place WHERE place.name IS NOT NULL),
+       kind (name) AS (VALUES ('click'), ('score'), ('undo')),
+       lane (place, kind, id) AS (
+         SELECT place.name, kind.name, (SELECT MIN(h.id) FROM items h
+                                        WHERE h.state = 'pending' AND h.place = place.name AND h.kind = kind.name)
+         FROM place CROSS JOIN kind WHERE place.name IS NOT NULL)
+     SELECT place, kind, id FROM lane WHERE id IS NOT NULL ORDER BY id`
+  ),
   // A seek into items_pending: the lane's own items only, however long the other lanes' backlogs.
   // `$after` 0 for the whole lane; a head's id for what follows it.
   // INDEXED BY: left to itself, the planner takes items_lane and steps over the lane's settled items.

@@ -12,7 +12,7 @@ export interface SchedulerPorts {
   readonly outbox:
     & Pick<
       OutboxItems["Service"],
-      | "get" | "heads" | "scoreHeads" | "pending" | "onDisk" | "unmarkSending" | "whenAppended"
+      | "get" | "lanes" | "scoreHeads" | "pending" | "onDisk" | "unmarkSending" | "whenAppended"
       | "markDelivered" | "markWarning" | "markDead" | "markMissed" | "reschedule"
     >
     & Pick<OutboxHealth["Service"], "diskFailure">

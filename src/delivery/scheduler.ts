@@ -4,6 +4,8 @@ import { BridgeEvents } from "../bus/bridge-events.ts"
 import { makeBackOff } from "./back-off.ts"
 import { Deliverer } from "./deliverer.ts"
 import { clicksInFlightPerPlace, Lanes, type ScoreLane } from "./lanes.ts"
+
+const scoreLanes: ReadonlyArray<ScoreLane> = ["live", "past"]
 import { type LiveScoreOrder, makeScoreLaneChoice } from "./score-lanes.ts"
 import { ActiveEvents } from "../events/active-events.ts"
 import { OutboxHealth, type OutboxItem, OutboxItems } from "./outbox.ts"
@@ -99,22 +101,26 @@ export const makeScheduler = Effect.fnUntraced(function*(
     Effect.suspend(() => lanes.admit(item, lane) ? Effect.as(Effect.forkScoped(deliver(item, lane)), true) : Effect.succeed(false))
   // A place's two score lanes, each taking its next entry when free: the live event is the one
   // the service last named for the place (or, until it has, the newest pending entry's).
+  // Only the free lanes' heads are read: each read decodes rows, and this runs at every wake for
+  // every place with pending entries (a live lane mostly holds an entry waiting for its slot).
   const startScores = Effect.fnUntraced(function*(place: string) {
-    if (lanes.busy(place, "live") && lanes.busy(place, "past")) return
-    const [heads, now] = yield* Effect.all([choice.heads(place), Clock.currentTimeMillis])
-    for (const lane of ["live", "past"] as const) {
+    const free = scoreLanes.filter((lane) => !lanes.busy(place, lane))
+    if (free.length === 0) return
+    const [heads, now] = yield* Effect.all([choice.heads(place, free), Clock.currentTimeMillis])
+    for (const lane of free) {
       const next = choice.picker.next(place, lane, heads, now)
       if (next._tag === "None" || lanes.busy(place, lane)) continue
       if ((yield* start(next.value, lane)) && lane === "live") choice.picker.started(next.value)
     }
   })
 
+  // The lanes come without their items; each kind reads what it can start.
   const dispatch = Effect.gen(function*() {
     if (diskFailed) return
-    for (const head of yield* outbox.heads) {
-      if (head.kind === "score") yield* startScores(head.place)
-      else if (head.kind === "undo") yield* start(head)
-      else for (const click of yield* outbox.pending(head.place, "click", clicksInFlightPerPlace)) yield* start(click)
+    for (const { place, kind } of yield* outbox.lanes) {
+      if (kind === "score") yield* startScores(place)
+      else if (kind === "undo") for (const undo of yield* outbox.pending(place, "undo", 1)) yield* start(undo)
+      else for (const click of yield* outbox.pending(place, "click", clicksInFlightPerPlace)) yield* start(click)
     }
   })
 

@@ -57,12 +57,12 @@ export const makeScoreLanePicker = (order: LiveScoreOrder) => {
  */
 export const makeScoreLaneChoice = (ports: Pick<SchedulerPorts, "outbox" | "liveEvent">, order: LiveScoreOrder) => {
   const picker = makeScoreLanePicker(order)
-  const heads = Effect.fnUntraced(function*(place: string) {
+  const heads = Effect.fnUntraced(function*(place: string, lanes: ReadonlyArray<ScoreLane>) {
     const known = yield* ports.liveEvent(place)
-    return yield* ports.outbox.scoreHeads(place, known === undefined ? undefined : { eventKey: known.eventKey })
+    return yield* ports.outbox.scoreHeads(place, known === undefined ? undefined : { eventKey: known.eventKey }, lanes)
   })
   const stillChosen = (item: OutboxItem, lane: ScoreLane): Effect.Effect<boolean> =>
-    item.kind !== "score" ? Effect.succeed(true) : Effect.all([heads(item.place), Clock.currentTimeMillis]).pipe(
+    item.kind !== "score" ? Effect.succeed(true) : Effect.all([heads(item.place, [lane]), Clock.currentTimeMillis]).pipe(
       Effect.map(([current, now]) =>
         Option.exists(picker.next(item.place, lane, current, now), (next) => next.id === item.id) ||
         (lane === "live" && Option.exists(current.latest, (latest) => latest.id === item.id))

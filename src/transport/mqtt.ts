@@ -2,7 +2,7 @@ import { Clock, Context, Effect, Exit, Layer, Queue, Schedule, Schema, Stream, S
 import type { MqttClient } from "mqtt"
 import type { LinkState } from "../domain/received.ts"
 import { HeldMessages } from "./held-messages.ts"
-import { listeningMarkEveryMs, readListeningMark, writeListeningMark } from "./listening-mark.ts"
+import { listeningMarkEveryMs, listeningMarkWriter, readListeningMark } from "./listening-mark.ts"
 import { MqttArrivals } from "./mqtt-arrivals.ts"
 import { createClient, describeBroker, endClient, type MqttConnectionOptions } from "./mqtt-client.ts"
 import { type ClientEvent, handleEvents } from "./mqtt-link-events.ts"
@@ -87,7 +87,8 @@ const make = Effect.fnUntraced(function*(options: MqttConnectionOptions) {
   const routes = new MqttRoutes(report, options.streamFilters ?? [])
   const markFile = options.listeningMarkFile
   const held = new HeldMessages(markFile === undefined ? null : readListeningMark(markFile))
-  listen(client, { arrivals, held, subscriptions, routes, report, markFile })
+  const mark = markFile === undefined ? undefined : markWriter(markFile, report)
+  listen(client, { arrivals, held, subscriptions, routes, report, mark })
   // Connected by hand, once every handler is in place.
   client.connect()
 
@@ -96,7 +97,7 @@ const make = Effect.fnUntraced(function*(options: MqttConnectionOptions) {
       Effect.annotateLogs({ broker })
     )
   )
-  const markListening = listeningMarker(client, held, markFile, report)
+  const markListening = listeningMarker(client, held, mark)
   yield* Effect.forkScoped(Effect.repeat(markListening(true), Schedule.spaced(listeningMarkEveryMs)))
   // Runs before the client is ended (finalizers run last-added first): the last we heard, kept for the next run.
   yield* Effect.addFinalizer(() => markListening(false))
@@ -116,15 +117,15 @@ const listen = (client: MqttClient, parts: {
   readonly subscriptions: MqttSubscriptions
   readonly routes: MqttRoutes
   readonly report: (event: ClientEvent) => void
-  readonly markFile: string | undefined
+  readonly mark: MarkWriter | undefined
 }): void => {
-  const { held, subscriptions, report, markFile } = parts
+  const { held, subscriptions, report, mark } = parts
   client.handleMessage = receiveMessages(parts.arrivals, held, report, (message) => parts.routes.route(message))
   client.on("connect", (connack) => {
     const now = parts.arrivals.now()
     held.connected(connack.sessionPresent, now)
     // At once, not at the next tick: a run killed within seconds of connecting still leaves its mark.
-    if (markFile !== undefined) writeListeningMark(markFile, now)
+    void mark?.(now)
     report({ _tag: "connected", sessionPresent: connack.sessionPresent })
     subscriptions.connected(connack.sessionPresent)
   })
@@ -138,19 +139,25 @@ const listen = (client: MqttClient, parts: {
   client.on("error", (err) => report({ _tag: "error", message: err.message }))
 }
 
+/** Writes the listening mark (off the event loop), reporting a write that failed. */
+type MarkWriter = (at: number) => Promise<void>
+
+const markWriter = (file: string, report: (event: ClientEvent) => void): MarkWriter => {
+  const write = listeningMarkWriter(file)
+  return (at) => write(at).then((written) => written ? undefined : report({ _tag: "markNotWritten", file }))
+}
+
 /**
  * While connected: asks the broker for a sign of life (a PINGREQ, answered with a PINGRESP), so
  * that the last time we heard from it is never more than a few seconds old, and notes it.
  */
-const listeningMarker = (client: MqttClient, held: HeldMessages, markFile: string | undefined, report: (event: ClientEvent) => void) =>
+const listeningMarker = (client: MqttClient, held: HeldMessages, mark: MarkWriter | undefined) =>
   (ping: boolean) =>
-    Effect.sync(() => {
-      if (!client.connected) return
+    Effect.suspend(() => {
+      if (!client.connected) return Effect.void
       if (ping) client.sendPing()
       const heard = held.lastHeard
-      if (markFile !== undefined && heard !== null && !writeListeningMark(markFile, heard)) {
-        report({ _tag: "markNotWritten", file: markFile })
-      }
+      return mark === undefined || heard === null ? Effect.void : Effect.promise(() => mark(heard))
     })
 
 /**

@@ -33,7 +33,9 @@ const advanceUntil = (done: () => boolean, what: string, limitMs = 600_000) =>
     }
   })
 
-const setup = (options: SchedulerOptions = {}) =>
+type OutboxPort = ReturnType<typeof memoryOutbox>["port"]
+
+const setup = (options: SchedulerOptions = {}, watch: (port: OutboxPort) => OutboxPort = (port) => port) =>
   Effect.gen(function*() {
     yield* TestClock.setTime(t0)
     const budget = Context.get(yield* Layer.build(RateBudget.layer({ requestsPerSecond: 5 })), RateBudget)
@@ -41,7 +43,7 @@ const setup = (options: SchedulerOptions = {}) =>
     const service = scriptedService()
     const liveEvents = new Map<string, KnownEvent>()
     yield* makeScheduler({
-      outbox: outbox.port,
+      outbox: watch(outbox.port),
       budget,
       deliverer: service.deliverer,
       successes: service.successes,
@@ -141,6 +143,32 @@ describe("live first: the live scores ahead of a past events' backlog", () => {
       for (const place of places) {
         expect(service.sent.slice(0, places.length * 4).filter((s) => s.place === place).map((s) => s.id)).toEqual(ids.get(place)!.live)
       }
+    }))
+
+  it.effect("each wake reads the heads of the lanes it could start an entry in, not those of a busy lane", () =>
+    Effect.gen(function*() {
+      const asked: Array<ReadonlyArray<string>> = []
+      const { outbox, service } = yield* setup({}, (port) => ({
+        ...port,
+        scoreHeads: (place, live, lanes) => {
+          asked.push(lanes ?? ["live", "past"])
+          return port.scoreHeads(place, live, lanes)
+        }
+      }))
+      // The live lane's first entry never gets past its in-doubt mark: the lane stays busy.
+      service.markWith(() => Effect.never)
+      const change = (left: number) => outbox.append({ place: "court-1", kind: "score", payload: entry(t0 + left, left), eventKey: null, createdAt: t0 + left })
+      yield* change(1)
+      yield* advanceUntil(() => asked.length >= 1, "the first dispatch")
+      // Each later change wakes the scheduler while the live lane is busy: only the past lane is read.
+      for (let left = 2; left <= 6; left++) {
+        yield* change(left)
+        const seen = asked.length
+        yield* advanceUntil(() => asked.length > seen, `the dispatch after change ${left}`)
+      }
+      expect(asked[0]).toEqual(["live", "past"])
+      expect(asked.slice(1)).toEqual(Array.from({ length: asked.length - 1 }, () => ["past"]))
+      expect(asked.length).toBeGreaterThanOrEqual(6)
     }))
 
   it.effect("until the service names a live event, the newest pending entry's event is the live one", () =>

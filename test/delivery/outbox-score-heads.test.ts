@@ -89,11 +89,14 @@ describe("OutboxItems.scoreHeads on a weekend's backlog (8 places × 5,000 past 
   }, 30_000)
 
   it("a place with only its backlog, and one with nothing pending", async () => {
-    const { backlogOnly, live, empty } = await runWithOutbox(weekend(), (outbox) =>
+    const { backlogOnly, live, empty, pastLane, liveLane } = await runWithOutbox(weekend(), (outbox) =>
       Effect.all({
         backlogOnly: outbox.scoreHeads("court-2", undefined),
         live: outbox.scoreHeads("court-2", { eventKey: "monday" }),
-        empty: outbox.scoreHeads("court-9", undefined)
+        empty: outbox.scoreHeads("court-9", undefined),
+        // The scheduler asks only for the lanes it could start an entry in.
+        pastLane: outbox.scoreHeads("court-2", undefined, ["past"]),
+        liveLane: outbox.scoreHeads("court-2", undefined, ["live"])
       }))
     const past = pendingOf("court-2")
     const newestEvent = past.filter((entry) => entry.eventKey === pastEvent("court-2", eventsPerPlace - 1))
@@ -107,6 +110,8 @@ describe("OutboxItems.scoreHeads on a weekend's backlog (8 places × 5,000 past 
     expect((Option.getOrThrow(backlogOnly.oldestPast) as KindItem<"score">).payload).toEqual(past[0]!.entry)
     expect(ids(live)).toEqual({ latest: undefined, oldestLive: undefined, oldestPast: past[0]!.id, liveEventKey: "monday" })
     expect(ids(empty)).toEqual({ latest: undefined, oldestLive: undefined, oldestPast: undefined, liveEventKey: null })
+    expect(ids(pastLane)).toEqual({ ...ids(backlogOnly), latest: undefined, oldestLive: undefined })
+    expect(ids(liveLane)).toEqual({ ...ids(backlogOnly), oldestPast: undefined })
   }, 30_000)
 
   it("searches the pending indexes only: no plan walks items, and the past events are stepped one by one", () => {

@@ -85,6 +85,21 @@ describe("Outbox.heads", () => {
       assert.deepStrictEqual((yield* outbox.heads).map((item) => item.id), [a1.id, b1.id, a2.id, b2.id, c1.id])
     }).pipe(Effect.provide(fresh())))
 
+  it.effect("Outbox.lanes names the same lanes and head ids, without the items", () =>
+    Effect.gen(function*() {
+      const outbox = yield* wholeOutbox
+      yield* appendOf("court-a", "score", 1)
+      const b1 = yield* appendOf("court-b", "click", 2)
+      yield* appendOf("court-a", "score", 3)
+      yield* appendOf("court-a", "click", 4)
+      yield* appendOf("court-b", "undo", 5)
+      yield* appendOf("court-c", "score", 6)
+      yield* outbox.markDelivered(b1.id, { eventKey: "ev", key: "k1" })
+      const heads = (yield* outbox.heads).map((item) => ({ place: item.place, kind: item.kind, headId: item.id }))
+      assert.deepStrictEqual(yield* outbox.lanes, heads)
+      assert.deepStrictEqual(heads.map((lane) => `${lane.place} ${lane.kind}`), ["court-a score", "court-a click", "court-b undo", "court-c score"])
+    }).pipe(Effect.provide(fresh())))
+
   it.effect("moves to the next item when the head settles, and keeps a rescheduled head", () =>
     Effect.gen(function*() {
       const outbox = yield* wholeOutbox

@@ -39,21 +39,23 @@ export const memoryOutbox = () => {
 
   const port: SchedulerPorts["outbox"] = {
     get: (id) => Effect.sync(() => Option.fromNullishOr(items.get(id))),
-    heads: Effect.sync(() => {
+    lanes: Effect.sync(() => {
       const places = new Set([...items.values()].filter((i) => i.state === "pending").map((i) => i.place))
       return [...places].flatMap((place) => (["click", "score", "undo"] as const).flatMap((kind) => pendingOf(place, kind).slice(0, 1)))
         .sort((a, b) => a.id - b.id)
+        .map((head) => ({ place: head.place, kind: head.kind, headId: head.id }))
     }),
     pending: (place, kind, limit) => Effect.sync(() => pendingOf(place, kind).filter(isKind(kind)).slice(0, limit)),
     // The real outbox's rule (OutboxItems.scoreHeads): live = no event key or the live event's.
-    scoreHeads: (place, live) => Effect.sync(() => {
+    scoreHeads: (place, live, lanes = ["live", "past"]) => Effect.sync(() => {
       const scores = pendingOf(place, "score").filter(isKind("score"))
       const liveEventKey = live === undefined ? scores.at(-1)?.eventKey ?? null : live.eventKey
       const isLive = (item: OutboxItem) => item.eventKey === null || item.eventKey === liveEventKey
+      const asked = (lane: "live" | "past", item: ItemOf<"score"> | undefined) => Option.fromNullishOr(lanes.includes(lane) ? item : undefined)
       return {
-        latest: Option.fromNullishOr(scores.filter(isLive).at(-1)),
-        oldestLive: Option.fromNullishOr(scores.find(isLive)),
-        oldestPast: Option.fromNullishOr(scores.find((item) => !isLive(item))),
+        latest: asked("live", scores.filter(isLive).at(-1)),
+        oldestLive: asked("live", scores.find(isLive)),
+        oldestPast: asked("past", scores.find((item) => !isLive(item))),
         liveEventKey
       }
     }),
