@@ -13,9 +13,39 @@ import { makeRequestsInSlots } from "./slots.ts"
  * its first slot, run its requests in their slots, then tell and record the outcome. Fails with
  * the recorder's Retryable when the item is to be tried again, and with the outbox's errors.
  */
-export const makeDeliveryAttempt = (ports: SchedulerPorts, record: ReturnType<typeof makeOutcomeRecorder>) => {
+/**
+ * Asked when an item's slot is granted: a newer entry its lane would rather send now (a live change
+ * made while the item waited for the slot, during an outage often many seconds), or none.
+ */
+export type NewerAtSlot = (item: OutboxItem, lane: ScoreLane) => Effect.Effect<Option.Option<OutboxItem>>
+
+export const makeDeliveryAttempt = (
+  ports: SchedulerPorts,
+  record: ReturnType<typeof makeOutcomeRecorder>,
+  newerAtSlot: NewerAtSlot = () => Effect.succeedNone
+) => {
   const { outbox, budget, deliverer } = ports
   const requestsInSlots = makeRequestsInSlots(budget)
+
+  /** Sends `item` in the slot granted and records what came of it. */
+  const sendInSlot = Effect.fnUntraced(function*(item: OutboxItem, markedFor: string | undefined, past: boolean) {
+    const outcome = yield* requestsInSlots(item, (slot) => deliverer.deliver(item, slot), markedFor, past)
+    yield* ports.settled({ place: item.place, itemId: item.id, kind: item.kind, outcome })
+    yield* record(item, outcome)
+  })
+
+  /**
+   * The slot goes to the lane's newer entry: the waiting one did not leave (its in-doubt mark, if
+   * this attempt wrote it, is taken back), the newer one is marked and on disk first. From here
+   * the delivery is the newer entry's (`handedOver`); the waiting one stays pending for the lane.
+   */
+  const handOver = Effect.fnUntraced(function*(waiting: OutboxItem, newer: OutboxItem, handedOver: (newer: OutboxItem) => void) {
+    handedOver(newer)
+    if (waiting.sentAt === null) yield* outbox.unmarkSending(waiting.id)
+    const markedFor = newer.sentAt === null ? yield* deliverer.markBeforeSlot(newer) : undefined
+    yield* outbox.onDisk(newer.id)
+    yield* sendInSlot(newer, markedFor, false)
+  })
 
   /** Marks the item (when known where it goes), waits for the disk and the slot; returns the mark. */
   const untilSlot = (item: OutboxItem, past: boolean) =>
@@ -32,8 +62,11 @@ export const makeDeliveryAttempt = (ports: SchedulerPorts, record: ReturnType<ty
       Effect.onInterrupt(() => item.sentAt === null ? Effect.ignore(outbox.unmarkSending(item.id)) : Effect.void)
     )
 
-  /** `lane`: a score entry's lane (live or past), which decides its priority. */
-  return (head: OutboxItem, lane: ScoreLane = "live") =>
+  /**
+   * `lane`: a score entry's lane (live or past), which decides its priority. `handedOver`: told
+   * when the slot went to a newer entry of the lane (see NewerAtSlot), whose delivery this becomes.
+   */
+  return (head: OutboxItem, lane: ScoreLane = "live", handedOver: (newer: OutboxItem) => void = () => undefined) =>
     Effect.gen(function*() {
       // Read again: an earlier attempt may have left it in doubt (reconcile first) or settled it.
       const current = yield* outbox.get(head.id)
@@ -47,9 +80,9 @@ export const makeDeliveryAttempt = (ports: SchedulerPorts, record: ReturnType<ty
       }
       const past = lane === "past"
       const markedFor = yield* untilSlot(item, past)
-      const outcome = yield* requestsInSlots(item, (slot) => deliverer.deliver(item, slot), markedFor, past)
-      yield* ports.settled({ place: item.place, itemId: item.id, kind: item.kind, outcome })
-      yield* record(item, outcome)
+      const newer = yield* newerAtSlot(item, lane)
+      if (Option.isSome(newer)) return yield* handOver(item, newer.value, handedOver)
+      yield* sendInSlot(item, markedFor, past)
     })
 }
 
@@ -68,19 +101,25 @@ export const untilSettled = (
    */
   stillChosen: (item: OutboxItem, lane: ScoreLane) => Effect.Effect<boolean> = () => Effect.succeed(true)
 ) =>
-(item: OutboxItem, lane: ScoreLane = "live") =>
+(item: OutboxItem, lane: ScoreLane = "live", handedOver: (newer: OutboxItem) => void = () => undefined) =>
   Effect.gen(function*() {
     // An auto-highlight waits here for a press that would replace it (see OutboxItems.appendMerging).
     const holdMs = item.notBefore - (yield* Clock.currentTimeMillis)
     if (holdMs > 0) yield* Effect.sleep(holdMs)
+    // The entry being delivered: a newer one of the lane once a slot was handed over to it.
+    let current = item
+    const takeOver = (newer: OutboxItem) => {
+      current = newer
+      handedOver(newer)
+    }
     for (let failures = 0;; failures++) {
-      const failed = yield* attempt(item, lane).pipe(
+      const failed = yield* Effect.suspend(() => attempt(current, lane, takeOver)).pipe(
         Effect.retry({ while: (e) => e._tag === "Retryable" && e.kind !== "transient" }),
         Effect.as(undefined),
         Effect.catchTag("Retryable", Effect.succeed)
       )
       if (failed === undefined) return
-      yield* backOff.wait(item, failures, failed.failedAt, lane)
-      if (!(yield* stillChosen(item, lane))) return
+      yield* backOff.wait(current, failures, failed.failedAt, lane)
+      if (!(yield* stillChosen(current, lane))) return
     }
   })

@@ -46,6 +46,14 @@ export class Lanes<Item extends LaneItem = LaneItem> {
     return this.busyScoreLanes.has(`${scoreLane}\u0000${place}`)
   }
 
+  /** The in-flight item `from` is replaced by `to`, of the same place and lane: the lane stays busy. */
+  handOver(from: Item, to: Item): void {
+    const entry = this.inFlight.get(from.id)
+    if (entry === undefined) return
+    this.inFlight.delete(from.id)
+    this.inFlight.set(to.id, { item: to, lane: entry.lane })
+  }
+
   release(item: Item): void {
     const entry = this.inFlight.get(item.id)
     if (entry === undefined) return

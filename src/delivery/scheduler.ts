@@ -85,17 +85,24 @@ export const makeScheduler = Effect.fnUntraced(function*(
   yield* Effect.forkScoped(Effect.andThen(outbox.diskFailure, Effect.sync(() => void (diskFailed = true))))
 
   const choice = makeScoreLaneChoice(ports, options.liveScoreOrder ?? "latest-first")
-  const attempts = untilSettled(makeDeliveryAttempt(ports, record), makeBackOff(ports.successes), choice.stillChosen)
+  const attempts = untilSettled(makeDeliveryAttempt(ports, record, choice.newerAtSlot), makeBackOff(ports.successes), choice.stillChosen)
 
-  const deliver = (item: OutboxItem, lane: ScoreLane) =>
-    retryOnStorageFailure(item, attempts(item, lane), () => diskFailed).pipe(
+  const deliver = (item: OutboxItem, lane: ScoreLane) => {
+    // The entry in flight: a newer one of the live lane once its slot was handed over (score-lanes.ts).
+    let current = item
+    const handedOver = (newer: OutboxItem) => {
+      lanes.handOver(current, newer)
+      current = newer
+    }
+    return retryOnStorageFailure(item, attempts(item, lane, handedOver), () => diskFailed).pipe(
       Effect.onExit((exit) => {
         // A defect is a bug: the lane stays held until a restart rather than resending in a tight loop.
-        if (Exit.isFailure(exit) && Exit.hasDies(exit)) return Effect.logError(`delivering ${item.kind} #${item.id} failed (a bug), its lane waits for a restart`, exit.cause)
-        lanes.release(item)
+        if (Exit.isFailure(exit) && Exit.hasDies(exit)) return Effect.logError(`delivering ${current.kind} #${current.id} failed (a bug), its lane waits for a restart`, exit.cause)
+        lanes.release(current)
         return wake
       })
     )
+  }
 
   const start = (item: OutboxItem, lane: ScoreLane = "live") =>
     Effect.suspend(() => lanes.admit(item, lane) ? Effect.as(Effect.forkScoped(deliver(item, lane)), true) : Effect.succeed(false))

@@ -69,5 +69,15 @@ export const makeScoreLaneChoice = (ports: Pick<SchedulerPorts, "outbox" | "live
       ),
       Effect.orElseSucceed(() => true)
     )
-  return { picker, heads, stillChosen }
+  /**
+   * At a live entry's slot: the newer live entry the lane would send now instead, taken as started.
+   * Only a newer one: an older choice (the rest of a backlog, oldest first) waits for a later slot.
+   */
+  const newerAtSlot = (item: OutboxItem, lane: ScoreLane): Effect.Effect<Option.Option<OutboxItem>> =>
+    lane !== "live" || item.kind !== "score" ? Effect.succeedNone : Effect.all([heads(item.place, ["live"]), Clock.currentTimeMillis]).pipe(
+      Effect.map(([current, now]) => Option.filter(picker.next(item.place, "live", current, now), (next) => next.id > item.id)),
+      Effect.tap(Option.match({ onNone: () => Effect.void, onSome: (next) => Effect.sync(() => picker.started(next)) })),
+      Effect.orElseSucceed(Option.none)
+    )
+  return { picker, heads, stillChosen, newerAtSlot }
 }

@@ -35,6 +35,21 @@ describe("Lanes", () => {
     expect(lanes.admit(item(2, "court-1", "score"))).toBe(false)
   })
 
+  it("a hand-over keeps the lane busy with the newer entry, which alone is in flight and releases it", () => {
+    const lanes = new Lanes()
+    expect(lanes.admit(item(1, "court-1", "score"))).toBe(true)
+    lanes.handOver(item(1, "court-1", "score"), item(5, "court-1", "score"))
+    expect(lanes.busy("court-1", "live")).toBe(true)
+    // The entry handed over is in flight: not admitted twice (say, by the past lane).
+    expect(lanes.admit(item(5, "court-1", "score"), "past")).toBe(false)
+    // The entry that gave up its slot is not: the lane will take it again.
+    lanes.release(item(1, "court-1", "score"))
+    expect(lanes.busy("court-1", "live")).toBe(true)
+    lanes.release(item(5, "court-1", "score"))
+    expect(lanes.busy("court-1", "live")).toBe(false)
+    expect(lanes.perPlace()).toEqual({})
+  })
+
   it("a place's live and past score lanes each hold one entry, independently", () => {
     const lanes = new Lanes()
     expect(lanes.admit(item(1, "court-1", "score"), "past")).toBe(true)

@@ -145,6 +145,27 @@ describe("live first: the live scores ahead of a past events' backlog", () => {
       }
     }))
 
+  it.effect("a live change made while the lane's entry waits for its slot takes that slot", () =>
+    Effect.gen(function*() {
+      const { outbox, service, liveEvents } = yield* setup()
+      for (const place of places) liveEvents.set(place, { eventKey: `${place}-live`, learnedAt: t0 })
+      // Every place catching up (entries a minute old): each lane's newest entry queues at the budget.
+      const ids = yield* fillOutage(outbox, 0, 3, null)
+      yield* advanceUntil(() => service.sent.length >= 1, "the first slot")
+      expect(service.sent.some((s) => s.place === "court-3")).toBe(false)
+      // court-3's newest entry is still waiting two slots back when the board changes again.
+      const changedAt = yield* Clock.currentTimeMillis
+      const change = yield* outbox.append({ place: "court-3", kind: "score", payload: entry(changedAt, 9), eventKey: null, createdAt: changedAt })
+      yield* advanceUntil(() => service.sent.some((s) => s.place === "court-3"), "court-3's first entry")
+      const court3 = () => service.sent.filter((s) => s.place === "court-3").map((s) => s.id)
+      expect(court3()).toEqual([change.id])
+      // Still within the slot the waiting entry had: no slot lost, the others' turns unchanged.
+      expect(service.sent.findIndex((s) => s.place === "court-3")).toBe(2)
+      // The entry that gave up its slot goes later, nothing lost or sent twice.
+      yield* advanceUntil(() => service.sent.filter((s) => s.outcome._tag === "Delivered").length === places.length * 3 + 1, "everything")
+      expect([...court3()].sort((a, b) => a - b)).toEqual([...ids.get("court-3")!.live, change.id])
+    }))
+
   it.effect("each wake reads the heads of the lanes it could start an entry in, not those of a busy lane", () =>
     Effect.gen(function*() {
       const asked: Array<ReadonlyArray<string>> = []
