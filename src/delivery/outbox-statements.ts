@@ -6,6 +6,25 @@ import type { DatabaseSync } from "node:sqlite"
  * the rows the caller keeps, so a row that cannot be read does not take a good one's place.
  */
 
+/**
+ * The lanes with pending items, as `lane (place, kind, id)`: the oldest pending item's id of each
+ * place and kind (null where a place has none of a kind). A loose index scan over items_pending: a
+ * few seeks per place instead of reading every pending item, so a long outage's backlog does not
+ * slow down each scheduler tick. The kinds are listed because the table's CHECK allows no others.
+ */
+const pendingLanes = `WITH RECURSIVE
+  place (name) AS (
+    SELECT (SELECT place FROM items WHERE state = 'pending' ORDER BY place LIMIT 1)
+    UNION ALL
+    SELECT (SELECT n.place FROM items n WHERE n.state = 'pending' AND n.place > place.name
+            ORDER BY n.place LIMIT 1)
+    FROM place WHERE place.name IS NOT NULL),
+  kind (name) AS (VALUES ('click'), ('score'), ('undo')),
+  lane (place, kind, id) AS (
+    SELECT place.name, kind.name, (SELECT MIN(h.id) FROM items h
+                                   WHERE h.state = 'pending' AND h.place = place.name AND h.kind = kind.name)
+    FROM place CROSS JOIN kind WHERE place.name IS NOT NULL)`
+
 export const outboxStatements = (db: DatabaseSync) => ({
   // No RETURNING: node:sqlite's get() returns the row at the first step and drops the error of the
   // autocommit that follows (SQLITE_FULL), which would acknowledge an item that was rolled back.
@@ -21,41 +40,12 @@ export const outboxStatements = (db: DatabaseSync) => ({
   storedFrom: db.prepare("SELECT 1 AS found FROM items WHERE received_as = $receivedAs AND created_at >= $since LIMIT 1"),
   byDedupeKey: db.prepare("SELECT * FROM items WHERE dedupe_key = $dedupeKey"),
   byId: db.prepare("SELECT * FROM items WHERE id = $id"),
-  // Loose index scan over items_pending: a few seeks per place instead of reading every pending
-  // item, so a long outage's backlog does not slow down each scheduler tick. The kinds are listed
-  // because the table's CHECK allows no others.
-  heads: db.prepare(
-    `WITH RECURSIVE
-       place (name) AS (
-         SELECT (SELECT place FROM items WHERE state = 'pending' ORDER BY place LIMIT 1)
-         UNION ALL
-         SELECT (SELECT n.place FROM items n WHERE n.state = 'pending' AND n.place > place.name
-                 ORDER BY n.place LIMIT 1)
-         FROM place WHERE place.name IS NOT NULL),
-       kind (name) AS (VALUES ('click'), ('score'), ('undo'))
-     SELECT * FROM items WHERE id IN (
-       SELECT (SELECT MIN(h.id) FROM items h
-               WHERE h.state = 'pending' AND h.place = place.name AND h.kind = kind.name)
-       FROM place CROSS JOIN kind WHERE place.name IS NOT NULL)
-     ORDER BY id`
-  ),
+  // For each place and kind, its oldest pending item (see pendingLanes): the whole rows.
+  heads: db.prepare(`${pendingLanes} SELECT * FROM items WHERE id IN (SELECT id FROM lane) ORDER BY id`),
   // The same lanes without their items: place, kind and head id, nothing to decode. The scheduler
-  // reads this at every wake; each lane's own read then takes only what it can start.
-  lanes: db.prepare(
-    `WITH RECURSIVE
-       place (name) AS (
-         SELECT (SELECT place FROM items WHERE state = 'pending' ORDER BY place LIMIT 1)
-         UNION ALL
-         SELECT (SELECT n.place FROM items n WHERE n.state = 'pending' AND n.place > place.name
-                 ORDER BY n.place LIMIT 1)
-         FROM place WHERE place.name IS NOT NULL),
-       kind (name) AS (VALUES ('click'), ('score'), ('undo')),
-       lane (place, kind, id) AS (
-         SELECT place.name, kind.name, (SELECT MIN(h.id) FROM items h
-                                        WHERE h.state = 'pending' AND h.place = place.name AND h.kind = kind.name)
-         FROM place CROSS JOIN kind WHERE place.name IS NOT NULL)
-     SELECT place, kind, id FROM lane WHERE id IS NOT NULL ORDER BY id`
-  ),
+  // reads this at every wake; each lane's own read then takes only what it can start. A kind a
+  // place has none of comes with a null id (lanesOf passes over it).
+  lanes: db.prepare(`${pendingLanes} SELECT place, kind, id FROM lane ORDER BY id`),
   // A seek into items_pending: the lane's own items only, however long the other lanes' backlogs.
   // `$after` 0 for the whole lane; a head's id for what follows it.
   // INDEXED BY: left to itself, the planner takes items_lane and steps over the lane's settled items.

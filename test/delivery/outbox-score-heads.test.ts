@@ -130,6 +130,7 @@ describe("OutboxItems.scoreHeads on a weekend's backlog (8 places × 5,000 past 
         scoresOfEvent: plan(sql.scoresOfEvent),
         scoresOfEventNewest: plan(sql.scoresOfEventNewest),
         pastScoreEvents: plan(sql.pastScoreEvents),
+        lanes: plan(sql.lanes),
         pastEvents: sql.pastScoreEvents.all({ place: "court-1", live: pastEvent("court-1", 3) }).map((row) => row["event_key"])
       }
     })
@@ -141,7 +142,9 @@ describe("OutboxItems.scoreHeads on a weekend's backlog (8 places × 5,000 past 
       newestScoreEvent: /^SEARCH items USING INDEX items_pending \(place=\? AND kind=\?\)$/,
       scoresOfEvent: /^SEARCH items USING INDEX items_pending_event \(place=\? AND kind=\? AND event_key=\?\)$/,
       scoresOfEventNewest: /^SEARCH items USING INDEX items_pending_event \(place=\? AND kind=\? AND event_key=\?\)$/,
-      pastScoreEvents: /^SEARCH \w+ USING COVERING INDEX items_pending_event \(place=\? AND kind=\? AND event_key[>=]\?\)$/
+      pastScoreEvents: /^SEARCH \w+ USING COVERING INDEX items_pending_event \(place=\? AND kind=\? AND event_key[>=]\?\)$/,
+      // The scheduler's lanes at every wake: a few seeks per place, never a walk of the items.
+      lanes: /^(SCAN items|SEARCH \w+) USING COVERING INDEX items_pending( \(place>\?\)| \(place=\? AND kind=\?\))?$/
     }
     for (const [name, pattern] of Object.entries(expected)) {
       const onItems = plans[name as keyof typeof expected].filter((line) => /^(SCAN|SEARCH) \w+ USING|^SCAN (items|[a-z])$/.test(line))
