@@ -6,7 +6,7 @@ import type { makeOutcomeRecorder } from "./outcome-recorder.ts"
 import { slotOf } from "./rate-budget.ts"
 import type { ScoreLane } from "./lanes.ts"
 import type { SchedulerPorts } from "./scheduler-ports.ts"
-import { makeRequestsInSlots } from "./slots.ts"
+import { makeSlotSending } from "./slot-sending.ts"
 
 /**
  * One attempt at an item: read it again, mark it in doubt and wait for it to be on disk and for
@@ -25,27 +25,7 @@ export const makeDeliveryAttempt = (
   newerAtSlot: NewerAtSlot = () => Effect.succeedNone
 ) => {
   const { outbox, budget, deliverer } = ports
-  const requestsInSlots = makeRequestsInSlots(budget)
-
-  /** Sends `item` in the slot granted and records what came of it. */
-  const sendInSlot = Effect.fnUntraced(function*(item: OutboxItem, markedFor: string | undefined, past: boolean) {
-    const outcome = yield* requestsInSlots(item, (slot) => deliverer.deliver(item, slot), markedFor, past)
-    yield* ports.settled({ place: item.place, itemId: item.id, kind: item.kind, outcome })
-    yield* record(item, outcome)
-  })
-
-  /**
-   * The slot goes to the lane's newer entry: the waiting one did not leave (its in-doubt mark, if
-   * this attempt wrote it, is taken back), the newer one is marked and on disk first. From here
-   * the delivery is the newer entry's (`handedOver`); the waiting one stays pending for the lane.
-   */
-  const handOver = Effect.fnUntraced(function*(waiting: OutboxItem, newer: OutboxItem, handedOver: (newer: OutboxItem) => void) {
-    handedOver(newer)
-    if (waiting.sentAt === null) yield* outbox.unmarkSending(waiting.id)
-    const markedFor = newer.sentAt === null ? yield* deliverer.markBeforeSlot(newer) : undefined
-    yield* outbox.onDisk(newer.id)
-    yield* sendInSlot(newer, markedFor, false)
-  })
+  const { sendInSlot, handOver } = makeSlotSending(ports, record)
 
   /** Marks the item (when known where it goes), waits for the disk and the slot; returns the mark. */
   const untilSlot = (item: OutboxItem, past: boolean) =>

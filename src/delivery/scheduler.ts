@@ -66,6 +66,27 @@ const dispatchLoop = <R>(dispatch: Effect.Effect<void, unknown, R>, bell: Queue.
     }
   })
 
+/**
+ * One item's delivery, from its admission to its lane's release: the lane stays held by whichever
+ * entry is in flight (a newer one of the live lane once its slot was handed over, score-lanes.ts).
+ */
+const laneDelivery = (lanes: Lanes<OutboxItem>, attempts: ReturnType<typeof untilSettled>, diskFailed: () => boolean, wake: Effect.Effect<void>) =>
+  (item: OutboxItem, lane: ScoreLane) => {
+    let current = item
+    const handedOver = (newer: OutboxItem) => {
+      lanes.handOver(current, newer)
+      current = newer
+    }
+    return retryOnStorageFailure(item, attempts(item, lane, handedOver), diskFailed).pipe(
+      Effect.onExit((exit) => {
+        // A defect is a bug: the lane stays held until a restart rather than resending in a tight loop.
+        if (Exit.isFailure(exit) && Exit.hasDies(exit)) return Effect.logError(`delivering ${current.kind} #${current.id} failed (a bug), its lane waits for a restart`, exit.cause)
+        lanes.release(current)
+        return wake
+      })
+    )
+  }
+
 export const makeScheduler = Effect.fnUntraced(function*(
   ports: SchedulerPorts,
   options: SchedulerOptions = {}
@@ -87,22 +108,7 @@ export const makeScheduler = Effect.fnUntraced(function*(
   const choice = makeScoreLaneChoice(ports, options.liveScoreOrder ?? "latest-first")
   const attempts = untilSettled(makeDeliveryAttempt(ports, record, choice.newerAtSlot), makeBackOff(ports.successes), choice.stillChosen)
 
-  const deliver = (item: OutboxItem, lane: ScoreLane) => {
-    // The entry in flight: a newer one of the live lane once its slot was handed over (score-lanes.ts).
-    let current = item
-    const handedOver = (newer: OutboxItem) => {
-      lanes.handOver(current, newer)
-      current = newer
-    }
-    return retryOnStorageFailure(item, attempts(item, lane, handedOver), () => diskFailed).pipe(
-      Effect.onExit((exit) => {
-        // A defect is a bug: the lane stays held until a restart rather than resending in a tight loop.
-        if (Exit.isFailure(exit) && Exit.hasDies(exit)) return Effect.logError(`delivering ${current.kind} #${current.id} failed (a bug), its lane waits for a restart`, exit.cause)
-        lanes.release(current)
-        return wake
-      })
-    )
-  }
+  const deliver = laneDelivery(lanes, attempts, () => diskFailed, wake)
 
   const start = (item: OutboxItem, lane: ScoreLane = "live") =>
     Effect.suspend(() => lanes.admit(item, lane) ? Effect.as(Effect.forkScoped(deliver(item, lane)), true) : Effect.succeed(false))
