@@ -35,6 +35,22 @@ const recentFollowUps = Effect.fnUntraced(function*(placeKey: string) {
   return first.length < clipsFirstRead || clipRun(first).ended ? first : yield* followUps.followUpsOf(placeKey, clipsLongRead)
 })
 
+/**
+ * The oldest pending click and undo of each place: the lanes come without their items, and only
+ * these are read (a score lane's head is its oldest live entry, scoreLanesOf). Each read decodes a
+ * row on the event loop, where frames and presses are stamped; one place's reads per turn.
+ */
+const pressHeads = Effect.gen(function*() {
+  const items = yield* OutboxItems
+  const heads: Array<OutboxItem> = []
+  for (const { place, kind } of yield* items.lanes) {
+    if (kind === "score") continue
+    heads.push(...yield* items.pending(place, kind, 1))
+    yield* Effect.yieldNow
+  }
+  return heads
+})
+
 /** The outbox's views a snapshot shows; one that cannot be read is a health reason, not a failure. */
 const readOutbox = Effect.fnUntraced(function*(options: StatusOptions) {
   const items = yield* OutboxItems
@@ -49,7 +65,7 @@ const readOutbox = Effect.fnUntraced(function*(options: StatusOptions) {
   const integrity = yield* health.integrity
   if (integrity.state === "corrupt") problems.push(`outbox file corrupt: ${integrity.problems}; move it aside to start with an empty outbox`)
   const pendingByEvent = yield* health.pendingScoresByEvent.pipe(Effect.catch(unreadable))
-  const heads = yield* items.heads.pipe(Effect.catch(unreadable))
+  const heads = yield* pressHeads.pipe(Effect.catch(unreadable))
   const settled = yield* (yield* ClipFollowUps).settledFollowUps.pipe(Effect.catch(unreadable))
   const followUps = new Map<string, ReadonlyArray<FollowUp>>()
   if (options.clips?.followUp === true) {
@@ -80,7 +96,9 @@ const scoreLanesOf = Effect.fnUntraced(function*(
       continue
     }
     const event = known.get(p.key)
-    const heads = yield* items.scoreHeads(p.key, event === undefined ? undefined : { eventKey: event.eventKey }).pipe(Effect.option)
+    // The live lane's only: the past events' counts come from `pending`. A place's reads per turn of the event loop.
+    yield* Effect.yieldNow
+    const heads = yield* items.scoreHeads(p.key, event === undefined ? undefined : { eventKey: event.eventKey }, ["live"]).pipe(Effect.option)
     const liveEventKey = heads._tag === "Some" ? heads.value.liveEventKey : event?.eventKey ?? null
     if (heads._tag === "Some" && heads.value.oldestLive._tag === "Some") oldestLive.set(p.key, heads.value.oldestLive.value)
     pastByPlace.set(p.key, pastEntriesOf(ofPlace, p.key, liveEventKey))
@@ -164,7 +182,7 @@ export const readSnapshot = Effect.fnUntraced(function*(sources: SnapshotSources
       now,
       counts: outbox.counts,
       // The oldest of each lane but the scores', whose oldest live entry stands for them.
-      heads: [...outbox.heads.filter((h) => h.place === place.key && h.kind !== "score"), ...(lanes.oldestLive.has(place.key) ? [lanes.oldestLive.get(place.key)!] : [])],
+      heads: [...outbox.heads.filter((h) => h.place === place.key), ...(lanes.oldestLive.has(place.key) ? [lanes.oldestLive.get(place.key)!] : [])],
       known: known.get(place.key),
       suspended: budget.suspended,
       followUps: outbox.followUps.get(place.key),
