@@ -57,6 +57,7 @@ class TaskQueue {
 
   /** Puts back tasks taken but not run, ahead of those of their priority added since. */
   putBack(priority: number, tasks: Array<Task>): void {
+    if (tasks.length === 0) return
     let index = 0
     while (index < this.buckets.length && this.buckets[index]!.priority < priority) index++
     const bucket = this.buckets[index]
