@@ -3,7 +3,6 @@ import { awaitOutbox } from "../daemon/outbox-retry.ts"
 import { hangups, prepare, serveWithReload } from "../daemon/reload.ts"
 import { exitCleanlyOnSigterm } from "../daemon/stop-on-sigterm.ts"
 import { SystemdNotify } from "../daemon/systemd-notify.ts"
-import { daemonTurnBudget, onTurnBudget } from "../daemon/turn-budget-scheduler.ts"
 import { pinoLoggerLayer } from "../observability/logger.ts"
 import { exitConfigError } from "./daemon-arguments.ts"
 
@@ -23,5 +22,5 @@ export const runDaemon = Effect.fn(function*(path: string) {
     yield* Effect.andThen(awaitOutbox(initial.config.stateDirectory), serveWithReload(path, initial, signals)).pipe(
       Effect.provide(Layer.merge(SystemdNotify.layer, pinoLoggerLayer(initial.config.log.level)))
     )
-  }).pipe(Effect.scoped, onTurnBudget(daemonTurnBudget), Effect.ensuring(done))
+  }).pipe(Effect.scoped, Effect.ensuring(done))
 })
