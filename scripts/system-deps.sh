@@ -33,6 +33,9 @@ deps=(
   "mosquitto /usr/sbin/mosquitto"
   # the unit file's verify/security tests, and the daemon's readiness and watchdog notifications
   "systemd systemd-analyze systemd-notify"
+  # boots this machine's systemd as PID 1 of a throw-away container, for the package's units
+  # under a real systemd (scripts/support/systemd-container.ts)
+  "systemd-container systemd-nspawn"
   # runs slowfs.py and the power-cut disk's ext4 shutdown; also the notify tests' datagram receiver
   "python3 /usr/bin/python3"
   # headless browser for the status page and timeline tests (playwright-core brings none)

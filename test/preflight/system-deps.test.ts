@@ -26,6 +26,7 @@ const packageFiles: Record<string, ReadonlyArray<string>> = {
   socat: ["bin/socat"],
   mosquitto: ["usr/sbin/mosquitto"],
   systemd: ["bin/systemd-analyze", "bin/systemd-notify"],
+  "systemd-container": ["bin/systemd-nspawn"],
   python3: ["usr/bin/python3"],
   chromium: ["usr/bin/chromium"],
   fuse: ["bin/fusermount"],
