@@ -12,10 +12,10 @@ export const makeLineReader = (options: LinesOptions): LineReader =>
 const patternReader = (source: string): LineReader => {
   const compiled = compilePattern(source)
   if (typeof compiled === "string") throw new Error(compiled)
-  const { fields, regex } = compiled
+  const { fields, pattern } = compiled
   const configured = new Set(fields)
   return (line, receivedAt) => {
-    const groups = regex.exec(line)?.groups
+    const groups = pattern.groups(line)
     if (groups === undefined) throw new MalformedFrame("line does not match the pattern")
     return readingFromFields(configured, (field) => groups[field], receivedAt)
   }

@@ -1,12 +1,12 @@
 import { Schema } from "effect"
-import { compileNamedPattern } from "../shared/named-pattern.ts"
+import { compileNamedPattern, type LinePattern } from "../shared/named-pattern.ts"
 import { type FieldName, fieldNames, fieldSetProblem, isFieldName } from "../shared/reading-fields.ts"
 
 /** A column to ignore in `fields`. */
 export const skipColumn = "_"
 
 export interface CompiledPattern {
-  readonly regex: RegExp
+  readonly pattern: LinePattern
   readonly fields: ReadonlyArray<FieldName>
 }
 
@@ -14,11 +14,11 @@ export interface CompiledPattern {
 export const compilePattern = (source: string): CompiledPattern | string => {
   const compiled = compileNamedPattern(source, fieldNames)
   if (typeof compiled === "string") return compiled
-  const { regex, groups } = compiled
+  const { pattern, groups } = compiled
   if (groups.length === 0) return `pattern has no named group among ${fieldNames.join(", ")}`
   const fields = groups.filter(isFieldName)
   const problem = fieldSetProblem(fields)
-  return problem === undefined ? { regex, fields } : `pattern: ${problem}`
+  return problem === undefined ? { pattern, fields } : `pattern: ${problem}`
 }
 
 const Pattern = Schema.String.check(Schema.makeFilter((source: string) => {

@@ -35,14 +35,14 @@ export const serialButtons: ButtonSourceDefinition<SerialButtonsOptions> = {
     const stats = emptyButtonStats()
     const compiled = compilePattern(options.pattern)
     if (typeof compiled === "string") throw new Error(compiled)
-    const { regex } = compiled
+    const { pattern } = compiled
     // Lines too long to keep are malformed for this protocol.
     const splitter = makeLineSplitter({ maxLineBytes: options.maxLineBytes, onOverlong: () => stats.bad++ })
     const lastCounter = new Map<string, string>()
 
     const read = (line: string, receivedAt: number): ButtonEvent | undefined => {
       stats.messages++
-      const groups = regex.exec(line)?.groups
+      const groups = pattern.groups(line)
       const word = groups?.gesture?.toLowerCase()
       const gesture = word !== undefined && Object.hasOwn(words, word) ? words[word] : undefined
       if (groups === undefined || gesture === undefined) {

@@ -1,5 +1,5 @@
 import { Effect, Schema } from "effect"
-import { compileNamedPattern } from "../shared/named-pattern.ts"
+import { compileNamedPattern, type LinePattern } from "../shared/named-pattern.ts"
 
 export const defaultPattern = "^BTN (?<button>\\w+) (?<gesture>\\w+)(?: (?<counter>\\d+))?$"
 
@@ -11,7 +11,7 @@ export const defaultPattern = "^BTN (?<button>\\w+) (?<gesture>\\w+)(?: (?<count
 const groupNames = ["button", "gesture", "counter", "ms"] as const
 
 export interface CompiledPattern {
-  readonly regex: RegExp
+  readonly pattern: LinePattern
 }
 
 /** Compiles a configured pattern, or says what is wrong with it. */
@@ -19,7 +19,7 @@ export const compilePattern = (source: string): CompiledPattern | string => {
   const compiled = compileNamedPattern(source, groupNames)
   if (typeof compiled === "string") return compiled
   if (!compiled.groups.includes("gesture")) return "pattern needs a named group `gesture`"
-  return { regex: compiled.regex }
+  return { pattern: compiled.pattern }
 }
 
 const Pattern = Schema.String.check(Schema.makeFilter((source: string) => {
