@@ -6,7 +6,7 @@ import { Place } from "./place.ts"
 import { secretRef } from "./secret-ref.ts"
 import { hostPort } from "./host-port.ts"
 import { listenRules } from "./listen-rules.ts"
-import { httpsProblem } from "./urls.ts"
+import { httpsProblem, urlCharactersProblem } from "./urls.ts"
 import { Upgrades } from "./upgrades.ts"
 
 const BaseUrl = Schema.String.check(
@@ -41,6 +41,7 @@ const Listen = hostPort("127.0.0.1:8370")
 
 const Mqtt = Schema.Struct({
   url: Schema.String.check(
+    Schema.makeFilter((text: string) => urlCharactersProblem(text)),
     Schema.isPattern(/^mqtts?:\/\/[^/\s]+/u, { message: "must be mqtt://host:port or mqtts://host:port" })
   ).annotate({ description: "Broker address: mqtt:// or mqtts:// (TLS)." }),
   clientId: Schema.String.check(

@@ -3,8 +3,7 @@ import { Effect, Schema } from "effect"
 import { protocols } from "../../adapters/registry.ts"
 import { lines } from "../../adapters/lines/index.ts"
 import { serialButtons } from "../../adapters/serial-buttons/index.ts"
-import { parseConfig } from "../../src/config/load.ts"
-import { ConfigError } from "../../src/config/problems.ts"
+import { type ConfigError, parseConfig } from "../../src/config/load.ts"
 
 const utf8 = (text: string) => new TextEncoder().encode(text)
 

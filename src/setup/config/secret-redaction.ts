@@ -1,12 +1,12 @@
+import { withoutUrlPasswords } from "../../config/urls.ts"
+
 /**
  * Secret values out of what the setup server shows or records. The config holds references
  * (`{ credential: token }`), but a hand-edited file may hold a pasted token, and a broker URL
  * may carry a password.
  */
-const urlPassword = /\b([a-z][a-z0-9+.-]*:\/\/[^\s/@:]*):[^\s/@]+@/giu
-
-/** `mqtt://user:secret@host` → `mqtt://user:***@host`. */
-export const redactedUrl = (url: string): string => url.replace(urlPassword, "$1:***@")
+/** `mqtt://user:secret@host` → `mqtt://user:***@host`, however the password is written. */
+export const redactedUrl = (url: string): string => withoutUrlPasswords(url)
 
 // `token: abc…` or `password: abc…` with a value on the line: a reference starts with `{` or has none (a block below).
 const inlineSecret = /^([+\- ]?[ \t]*(?:-[ \t]+)?(?:token|password)[ \t]*:[ \t]*)(?![{#\s]|$)[^#\n]*?([ \t]+#.*)?$/gmu
@@ -18,6 +18,7 @@ const inlineSecret = /^([+\- ]?[ \t]*(?:-[ \t]+)?(?:token|password)[ \t]*:[ \t]*
 export const redactedText = (text: string, secrets: ReadonlyArray<string>): string => {
   const known = secrets.filter((secret) => secret.length >= 4)
   const withoutKnown = known.reduce((result, secret) => result.split(secret).join("[redacted]"), text)
-  return withoutKnown.replace(inlineSecret, (_line, head: string, comment: string | undefined) => `${head}[redacted]${comment ?? ""}`)
-    .replace(urlPassword, "$1:***@")
+  return withoutUrlPasswords(
+    withoutKnown.replace(inlineSecret, (_line, head: string, comment: string | undefined) => `${head}[redacted]${comment ?? ""}`)
+  )
 }
