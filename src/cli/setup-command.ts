@@ -61,7 +61,7 @@ export const setupCommand = Command.make(
   Effect.fn("setupCommand")(function*(input) {
     if (input.port < 1 || input.port > 65535) return yield* refused("--port must be 1–65535", exitUsage)
     if (Option.isSome(input.daemonPid) && Option.isSome(input.unit)) return yield* refused("--daemon-pid and --unit name two ways to reload the daemon: give one", exitUsage)
-    const environment = setupEnvironment(resolve(input.config), reloadOf(input.daemonPid, input.unit))
+    const environment = setupEnvironment(resolve(input.config), reloadOf(input.daemonPid, input.unit), input.lan)
     const why = unwritable(environment.configDirectory)
     if (why !== undefined) return yield* refused(why, exitRefused)
     yield* Effect.gen(function*() {

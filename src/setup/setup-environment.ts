@@ -18,9 +18,11 @@ export interface SetupEnvironment {
   /** `<configDirectory>/credentials`: `credential: NAME` in the config means the file NAME here (systemd's LoadCredential= in the unit). */
   readonly credentialsDirectory: string
   readonly reload: DaemonReload
+  /** `--lan`: the page is served on the venue's network, and a listening step may bind it too (else loopback only). */
+  readonly lan: boolean
 }
 
-export const setupEnvironment = (configPath: string, reload: DaemonReload): SetupEnvironment => {
+export const setupEnvironment = (configPath: string, reload: DaemonReload, lan = false): SetupEnvironment => {
   const configDirectory = dirname(configPath)
-  return { configPath, configDirectory, credentialsDirectory: join(configDirectory, "credentials"), reload }
+  return { configPath, configDirectory, credentialsDirectory: join(configDirectory, "credentials"), reload, lan }
 }

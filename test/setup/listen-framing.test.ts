@@ -4,6 +4,7 @@ import { Effect, Exit, Result, Scope } from "effect"
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest"
 import { listenRequest } from "../../src/setup/steps/listen-request.ts"
 import { openListening } from "../../src/setup/steps/listening-session.ts"
+import { deviceDirectories } from "../../src/setup/steps/page-devices.ts"
 import { type PtyPair, startPtyPair } from "../../scripts/support/pty.ts"
 import { tempDir } from "../../scripts/support/temp-dir.ts"
 import { heldLineSettings } from "../commissioning/support.ts"
@@ -33,8 +34,8 @@ afterEach(async () => {
   await pty.stop()
 })
 
-const sourceOf = (body: object) => {
-  const request = listenRequest(body)
+const sourceOf = async (body: object) => {
+  const request = await Effect.runPromise(Effect.result(listenRequest(body, { lan: false, directories: deviceDirectories() })))
   if (Result.isFailure(request)) throw new Error(request.failure)
   return request.success
 }
@@ -43,15 +44,16 @@ const sourceOf = (body: object) => {
 const heldWhileListening = (body: object) =>
   Effect.runPromise(Effect.gen(function*() {
     const parent = yield* Scope.make()
-    yield* openListening("listen-1", "browser-1", sourceOf(body), parent)
+    const request = yield* Effect.promise(() => sourceOf(body))
+    yield* openListening("listen-1", "browser-1", request, parent)
     const held = heldLineSettings(pty.daemonPath)
     yield* Scope.close(parent, Exit.void)
     return held
   }))
 
 describe("the setup page's listening step opens the console's framing", () => {
-  it("opens the console's speed and framing when the court gives none (Stramatel: 19200 8N1)", () => {
-    expect(sourceOf({ protocol: "stramatel-452m", sport: "basketball", link: { serial: { path: adapter } } }).source).toEqual({
+  it("opens the console's speed and framing when the court gives none (Stramatel: 19200 8N1)", async () => {
+    expect((await sourceOf({ protocol: "stramatel-452m", sport: "basketball", link: { serial: { path: adapter } } })).source).toEqual({
       _tag: "serial",
       path: adapter,
       baudRate: 19200,
@@ -61,8 +63,8 @@ describe("the setup page's listening step opens the console's framing", () => {
     })
   })
 
-  it("opens a Colorado Time Systems console at its own 9600 8E1", () => {
-    expect(sourceOf({ protocol: "colorado-cts", sport: "swimming", link: { serial: { path: adapter } } }).source).toEqual({
+  it("opens a Colorado Time Systems console at its own 9600 8E1", async () => {
+    expect((await sourceOf({ protocol: "colorado-cts", sport: "swimming", link: { serial: { path: adapter } } })).source).toEqual({
       _tag: "serial",
       path: adapter,
       baudRate: 9600,
@@ -74,7 +76,7 @@ describe("the setup page's listening step opens the console's framing", () => {
 
   it("opens the court's own framing when its serial: block gives one, else the console's, on the adapter itself", async () => {
     const body = { protocol: "fairplay-mp70", sport: "hockey", link: { serial: { path: adapter, baudRate: 2400, dataBits: 7, parity: "odd", stopBits: 2 } } }
-    expect(sourceOf(body).source).toMatchObject({ baudRate: 2400, dataBits: 7, parity: "odd", stopBits: 2 })
+    expect((await sourceOf(body)).source).toMatchObject({ baudRate: 2400, dataBits: 7, parity: "odd", stopBits: 2 })
     expect(await heldWhileListening(body)).toEqual({ speed: 2400, parodd: true, cstopb: true })
     // Colorado's even parity after odd on the same adapter: the sense is replaced, so a session opened 8N1 would show odd.
     const pool = { protocol: "colorado-cts", sport: "swimming", link: { serial: { path: adapter } } }

@@ -111,7 +111,7 @@ describe("listening to a Stramatel console on a serial adapter", () => {
   it("offers only by-id names: a /dev/tty path is refused before anything opens", async () => {
     const reply = await steps.call("POST", "/api/listen", { body: listenBody(pty.daemonPath) })
     expect(reply.status).toBe(400)
-    expect((reply.json as { error: string }).error).toMatch(/not one of the serial adapters present/u)
+    expect((reply.json as { error: string }).error).toMatch(/is not a serial adapter of \/dev\/serial\/by-id/u)
   })
 
   it("refuses a console, sport or options the adapter would not take, naming what is wrong", async () => {

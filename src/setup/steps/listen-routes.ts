@@ -5,6 +5,7 @@ import { ok, problem, type SetupReply, type SetupRequest, type SetupRoute } from
 import type { SetupEnvironment } from "../setup-environment.ts"
 import { configIfValid } from "./current-config.ts"
 import { listenUser, serialUser } from "./link-users.ts"
+import { deviceDirectories } from "./page-devices.ts"
 import { type ListenRequest, listenRequest } from "./listen-request.ts"
 import type { ListeningSession } from "./listening-session.ts"
 import { layoutOf, noteMoment } from "./listening-session.ts"
@@ -33,7 +34,7 @@ const openRoute = (environment: SetupEnvironment, sessions: ListeningSessions): 
   path: "/api/listen",
   handle: (request) =>
     Effect.gen(function*() {
-      const checked = listenRequest(request.body)
+      const checked = yield* Effect.result(listenRequest(request.body, { lan: environment.lan, directories: deviceDirectories() }))
       if (Result.isFailure(checked)) return problem(400, checked.failure)
       const opened = yield* Effect.result(sessions.open(request.session, checked.success))
       if (Result.isSuccess(opened)) return ok({ id: opened.success.id })
