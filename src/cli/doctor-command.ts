@@ -1,5 +1,5 @@
 import { bridgeVersion } from "../domain/version.ts"
-import { Console, Effect } from "effect"
+import { Effect } from "effect"
 import { Command } from "effect/cli"
 import { allPassed, type CheckOutcome, fail, formatOutcome, ok, summaryLine } from "../commissioning/check-outcome.ts"
 import { doctorChecks } from "../commissioning/doctor.ts"
@@ -7,6 +7,7 @@ import { checkConfig } from "../config/check.ts"
 import { loadConfig } from "../config/load.ts"
 import { resolveSecret } from "../config/secrets.ts"
 import { configFlag, exitConfigError } from "./config-flag.ts"
+import { printLine } from "./printable.ts"
 
 const exitChecksFailed = 1
 
@@ -21,13 +22,13 @@ export const doctorCommand = Command.make(
   Effect.fn("doctorCommand")(function*({ config: path }) {
     const checked = yield* checkConfig(path)
     if (!checked.ok) {
-      yield* Console.log(formatOutcome(fail(`config ${path}: invalid`, "fix the problems below, then run doctor again")))
-      yield* Console.log(checked.report)
+      yield* printLine(formatOutcome(fail(`config ${path}: invalid`, "fix the problems below, then run doctor again")))
+      yield* printLine(checked.report)
       process.exitCode = exitConfigError
       return
     }
     const configLine = ok(`config ${path}: valid, secrets readable`)
-    yield* Console.log(formatOutcome(configLine))
+    yield* printLine(formatOutcome(configLine))
     // checkConfig has just read both: failing here means the file changed underneath, still a config problem.
     const prepared = yield* Effect.result(Effect.gen(function*() {
       const config = yield* loadConfig(path)
@@ -35,17 +36,17 @@ export const doctorCommand = Command.make(
       return { config, token }
     }))
     if (prepared._tag === "Failure") {
-      yield* Console.log(prepared.failure.message)
+      yield* printLine(prepared.failure.message)
       process.exitCode = exitConfigError
       return
     }
     const outcomes: Array<CheckOutcome> = [configLine]
     for (const check of doctorChecks(prepared.success.config, prepared.success.token)) {
       const lines = yield* check
-      for (const outcome of lines) yield* Console.log(formatOutcome(outcome))
+      for (const outcome of lines) yield* printLine(formatOutcome(outcome))
       outcomes.push(...lines)
     }
-    yield* Console.log(summaryLine(outcomes))
+    yield* printLine(summaryLine(outcomes))
     if (!allPassed(outcomes)) process.exitCode = exitChecksFailed
   })
 ).pipe(

@@ -1,4 +1,4 @@
-import { Console, Effect } from "effect"
+import { Effect } from "effect"
 import { Command, Flag } from "effect/cli"
 import { loadConfig } from "../config/load.ts"
 import { ClipFollowUps, type KindItem, Outbox, OutboxHealth, type OutboxItem, OutboxItems } from "../delivery/outbox.ts"
@@ -6,6 +6,7 @@ import { isAutoClick } from "../domain/click-origin.ts"
 import { clipOutcomeText } from "../clip-follow-up/outcome-text.ts"
 import type { FollowUp } from "../domain/follow-up.ts"
 import { configFlag, exitConfigError } from "./config-flag.ts"
+import { printError, printLine } from "./printable.ts"
 
 const line = (item: OutboxItem): string =>
   `  #${item.id} ${item.place} ${item.kind} captured ${new Date(item.createdAt).toISOString()} ` +
@@ -31,29 +32,29 @@ export const outboxCommand = Command.make(
   Effect.fn(function*({ config: path, limit, clicks }) {
     const config = yield* loadConfig(path).pipe(Effect.result)
     if (config._tag === "Failure") {
-      yield* Console.error(config.failure.message)
+      yield* printError(config.failure.message)
       process.exitCode = exitConfigError
       return
     }
     yield* Effect.gen(function*() {
       const outbox = yield* OutboxItems
       const counts = yield* (yield* OutboxHealth).counts
-      yield* Console.log(`outbox ${config.success.stateDirectory}/outbox.sqlite`)
-      if (counts.length === 0) yield* Console.log("  empty")
-      for (const c of counts) yield* Console.log(`  ${c.place.padEnd(16)} ${c.kind.padEnd(6)} ${c.state.padEnd(10)} ${c.count}`)
+      yield* printLine(`outbox ${config.success.stateDirectory}/outbox.sqlite`)
+      if (counts.length === 0) yield* printLine("  empty")
+      for (const c of counts) yield* printLine(`  ${c.place.padEnd(16)} ${c.kind.padEnd(6)} ${c.state.padEnd(10)} ${c.count}`)
       for (const place of new Set(counts.filter((c) => c.state === "pending").map((c) => c.place))) {
         const oldest = (yield* outbox.heads).filter((h) => h.place === place)
-        for (const head of oldest) yield* Console.log(`pending head of ${place}:\n${line(head)}`)
+        for (const head of oldest) yield* printLine(`pending head of ${place}:\n${line(head)}`)
       }
       const dead = yield* outbox.deadLetters(limit)
-      if (dead.length > 0) yield* Console.log(`dead letters (the service refused them; they will not be retried):`)
-      for (const item of dead) yield* Console.log(line(item))
+      if (dead.length > 0) yield* printLine(`dead letters (the service refused them; they will not be retried):`)
+      for (const item of dead) yield* printLine(line(item))
       for (const place of config.success.places) {
         // Clicks are a small part of a place's items: read enough of them to find the latest few.
         const recent = (yield* outbox.recent(place.key, clicks * 50)).filter((item) => item.kind === "click").slice(0, clicks)
         if (recent.length === 0) continue
-        yield* Console.log(`recent clicks of ${place.key} (newest first):`)
-        for (const click of recent) yield* Console.log(clickLine(click, yield* (yield* ClipFollowUps).followUpOf(click.id)))
+        yield* printLine(`recent clicks of ${place.key} (newest first):`)
+        for (const click of recent) yield* printLine(clickLine(click, yield* (yield* ClipFollowUps).followUpOf(click.id)))
       }
     }).pipe(Effect.provide(Outbox.layer({ stateDirectory: config.success.stateDirectory })))
   })

@@ -1,10 +1,11 @@
-import { Console, Effect, Layer } from "effect"
+import { Effect, Layer } from "effect"
 import { awaitOutbox } from "../daemon/outbox-retry.ts"
 import { hangups, prepare, serveWithReload } from "../daemon/reload.ts"
 import { exitCleanlyOnSigterm } from "../daemon/stop-on-sigterm.ts"
 import { SystemdNotify } from "../daemon/systemd-notify.ts"
 import { pinoLoggerLayer } from "../observability/logger.ts"
 import { exitConfigError } from "./daemon-arguments.ts"
+import { printError } from "./printable.ts"
 
 /** The daemon on the config at `path`, until SIGTERM: what `scorebridge run` does, however its command line was read. */
 export const runDaemon = Effect.fn(function*(path: string) {
@@ -14,7 +15,7 @@ export const runDaemon = Effect.fn(function*(path: string) {
     const prepared = yield* prepare(path).pipe(Effect.result)
     if (prepared._tag === "Failure") {
       // Nothing starts on a broken config; 78 tells systemd not to restart into the same error.
-      yield* Console.error(prepared.failure.message)
+      yield* printError(prepared.failure.message)
       process.exitCode = exitConfigError
       return
     }

@@ -7,6 +7,7 @@ import { describeSecretRef, type SecretRef } from "./secret-ref.ts"
 import { resolveSecret } from "./secrets.ts"
 import { describeLink } from "./scoreboard-link.ts"
 import { templateFileProblems } from "./template-files.ts"
+import { withoutUrlPasswords } from "./urls.ts"
 
 export type CheckResult =
   | { readonly ok: true; readonly summary: string }
@@ -78,7 +79,7 @@ const describeAutoHighlights = (place: Place): ReadonlyArray<string> => {
 const summarize = (file: string, config: Config): string => [
   `${file} is valid.`,
   `  service: ${config.service.baseUrl}, token from ${describeSecretRef(config.service.token)}, ${config.service.requestsPerSecond} request(s)/s`,
-  ...(config.mqtt === undefined ? [] : [`  mqtt: ${config.mqtt.url} as ${config.mqtt.clientId}`]),
+  ...(config.mqtt === undefined ? [] : [`  mqtt: ${withoutUrlPasswords(config.mqtt.url)} as ${config.mqtt.clientId}`]),
   ...(config.buttons ?? []).map((button) => `  button ${button.name}: ${describeButton(button)}`),
   ...config.places.flatMap((place) => [
     `  place ${place.key}${place.name === undefined ? "" : ` (${place.name})`}: ${place.sport ?? "sport from the service"}, ${describeSource(place)}`,

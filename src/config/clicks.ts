@@ -1,20 +1,21 @@
 import { Effect, Schema, SchemaGetter } from "effect"
 import type { Gesture } from "../domain/button.ts"
 import { bothOrNeither, WindowSeconds } from "./clip-window.ts"
+import { isName, Name } from "./names.ts"
 import { Overlay } from "./overlay.ts"
 
 const gestures = ["single", "double", "triple", "hold", "release"] as const satisfies ReadonlyArray<Gesture>
 
 // YAML reads `button: 1` as a number; button ids are text (key codes, line offsets, "left").
 const ButtonId = Schema.Union([
-  Schema.String.check(Schema.isMinLength(1, { message: "must not be empty; leave button: out to mean any button" })),
+  Schema.String.check(Schema.isMinLength(1, { message: "must not be empty; leave button: out to mean any button" }), isName()),
   Schema.Int.check(Schema.isGreaterThanOrEqualTo(0, { message: "must be a button id such as \"1\", \"left\" or a number from 0" }))
 ]).annotate({
   description: "Button id on a multi-button device (\"1\", \"left\", a key code, a GPIO line); omitted: any button of the source."
 }).pipe(Schema.decodeTo(Schema.String, { decode: SchemaGetter.String(), encode: SchemaGetter.passthroughSupertype() }))
 
 const pressFields = {
-  source: Schema.String.annotate({ description: "Name of a buttons[] entry." }),
+  source: Name.annotate({ description: "Name of a buttons[] entry." }),
   button: Schema.optionalKey(ButtonId),
   gesture: Schema.Literals(gestures).annotate({ description: "single | double | triple | hold | release" })
 }

@@ -8,6 +8,7 @@ import { AutoHighlights } from "./auto-highlights.ts"
 import { Action, ClickSettings, Teams } from "./clicks.ts"
 import { hostPort } from "./host-port.ts"
 import { ruleFitIssues } from "./rule-fit.ts"
+import { isName, Name } from "./names.ts"
 
 /** The protocols the config accepts: the registry's (adapters/registry.ts). */
 export { protocolNames }
@@ -156,9 +157,10 @@ const autoHighlightsFitPlace = Schema.makeFilter<{
 /** A recording place and what feeds it: its scoreboard and the button gestures mapped to it. */
 export const Place = Schema.Struct({
   key: Schema.String.check(
-    Schema.isPattern(/^[^\s/?#%]+$/u, { message: "must be the service's place key: no spaces, /, ?, # or %" })
+    Schema.isPattern(/^[^\s/?#%]+$/u, { message: "must be the service's place key: no spaces, /, ?, # or %" }),
+    isName()
   ).annotate({ description: "The service's placeKey (see GET /public/places)." }),
-  name: Schema.optionalKey(Schema.NonEmptyString.annotate({ description: "Display name for status and logs." })),
+  name: Schema.optionalKey(Name.annotate({ description: "Display name for status and logs: 1–64 characters, no control characters." })),
   sport: Schema.optionalKey(Schema.Literals(apiSports).annotate({
     description: "Sport code from the service's list. Omitted: the place's sport as the service reports it."
   })),

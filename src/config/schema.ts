@@ -6,6 +6,7 @@ import { Place } from "./place.ts"
 import { secretRef } from "./secret-ref.ts"
 import { hostPort } from "./host-port.ts"
 import { listenRules } from "./listen-rules.ts"
+import { isName } from "./names.ts"
 import { httpsProblem, urlCharactersProblem } from "./urls.ts"
 import { Upgrades } from "./upgrades.ts"
 
@@ -20,7 +21,7 @@ const BaseUrl = Schema.String.check(
 const Service = Schema.Struct({
   baseUrl: BaseUrl,
   token: secretRef("API token (a full credential)"),
-  companyKey: Schema.optionalKey(Schema.NonEmptyString.annotate({
+  companyKey: Schema.optionalKey(Schema.String.check(isName(256)).annotate({
     description: "Organization key: used to look up the places' sports and by `scorebridge doctor`."
   })),
   requestsPerSecond: Schema.Finite.check(Schema.isBetween({ minimum: 0.01, maximum: 100 })).annotate({
