@@ -97,8 +97,12 @@ export const bootSystemdContainer = async (label: string, { bootTimeoutMs = 60_0
     for (const pid of [pid1, machine?.pid]) if (pid !== undefined) signal(pid, "SIGKILL")
     if (root !== undefined) spawnSync("umount", ["-l", root.merged])
   }
+  // Commands started inside through nsenter: a server that ignores SIGTERM would hold systemd's
+  // shutdown for its 90 s stop timeout, so they are killed before the power-off.
+  const entered = new Set<ChildProcess>()
   const stop = async () => {
     running.delete(hardKill)
+    await Promise.all([...entered].map((child) => ended(child, (signal) => killTree(child, signal))))
     if (machine !== undefined) await powerOff(machine, () => pid1)
     root?.remove()
     await removeCgroups(cgroups)
@@ -111,7 +115,7 @@ export const bootSystemdContainer = async (label: string, { bootTimeoutMs = 60_0
     root = mountContainerRoot(base)
     machine = launch(name, root.merged, cgroups, consoleFile)
     pid1 = await containerInit(machine, () => readConsole(consoleFile), bootTimeoutMs)
-    const container = makeContainer(name, pid1, root.merged, () => readConsole(consoleFile), stop)
+    const container = makeContainer({ name, pid1, merged: root.merged, consoleText: () => readConsole(consoleFile), stop, entered })
     await systemUp(container, bootTimeoutMs)
     return container
   } catch (error) {
@@ -188,9 +192,23 @@ const systemUp = async (container: SystemdContainer, timeoutMs: number): Promise
   throw new Error(`systemctl is-system-running said "${state.stdout.trim()}" ${state.stderr.trim()}; failed units: ${failed.stdout.trim() || "none"}`)
 }
 
-const makeContainer = (name: string, pid1: number, merged: string, consoleText: () => string, stop: () => Promise<void>): SystemdContainer => {
+interface ContainerParts {
+  readonly name: string
+  readonly pid1: number
+  readonly merged: string
+  readonly consoleText: () => string
+  readonly stop: () => Promise<void>
+  readonly entered: Set<ChildProcess>
+}
+
+const makeContainer = ({ name, pid1, merged, consoleText, stop, entered }: ContainerParts): SystemdContainer => {
   const inside = (path: string) => join(merged, path)
-  const nsenter = (command: ReadonlyArray<string>) => spawn("nsenter", ["-t", String(pid1), "-a", "--", ...command], { env: plainEnvironment })
+  const nsenter = (command: ReadonlyArray<string>) => {
+    const child = spawn("nsenter", ["-t", String(pid1), "-a", "--", ...command], { env: plainEnvironment })
+    entered.add(child)
+    child.once("close", () => entered.delete(child))
+    return child
+  }
   const writeFile = (path: string, content: string, mode = 0o644) => {
     mkdirSync(dirname(inside(path)), { recursive: true })
     writeFileSync(inside(path), content)
@@ -231,10 +249,16 @@ const collect = (child: ChildProcess, { input, timeoutMs = 60_000 }: RunOptions 
     })
   })
 
-/** nsenter forks the command into the container's PID namespace: a signal to nsenter alone would leave it running. */
+/**
+ * nsenter forks the command into the container's PID namespace: a signal to nsenter alone would
+ * leave it running, and nsenter killed first would leave it a zombie no one in the container
+ * reaps (systemd's shutdown then waits for it). So the command and its children are signalled,
+ * and nsenter, waiting for it, exits with it; nsenter itself only when it has nothing inside.
+ */
 const killTree = (child: ChildProcess, name: NodeJS.Signals): void => {
   if (child.pid === undefined) return
-  for (const pid of [...descendants(child.pid), child.pid]) signal(pid, name)
+  const inside = descendants(child.pid)
+  for (const pid of inside.length > 0 ? inside : [child.pid]) signal(pid, name)
 }
 
 const started = (child: ChildProcess): Started => {
@@ -256,6 +280,18 @@ const started = (child: ChildProcess): Started => {
     }
   }
 }
+
+/** Resolves once `child` has exited: SIGKILL now, again after 2 s, at most 5 s in all. */
+const ended = (child: ChildProcess, kill: (signal: NodeJS.Signals) => void): Promise<void> =>
+  new Promise((resolve) => {
+    if (exited(child)) return resolve()
+    const timers = [setTimeout(() => kill("SIGKILL"), 2_000), setTimeout(resolve, 5_000)]
+    child.once("exit", () => {
+      for (const timer of timers) clearTimeout(timer)
+      resolve()
+    })
+    kill("SIGKILL")
+  })
 
 /** SIGTERM makes nspawn power the container off cleanly (about 2 s); a hung one is killed with its whole PID namespace. */
 const powerOff = async (machine: ChildProcess, pid1: () => number | undefined): Promise<void> => {
