@@ -61,7 +61,7 @@ const nspawn = "systemd-nspawn"
 export const systemdContainerUnavailable = (): string | undefined => {
   if (process.getuid?.() !== 0) return "needs root (systemd-nspawn, mount and nsenter): run the suite as root, as CI does"
   for (const tool of [nspawn, "nsenter", "mount", "groupadd"]) {
-    if (spawnSync("sh", ["-c", `command -v ${tool}`]).status !== 0) return `${tool} is not installed (scripts/system-deps.sh lists its package; as root it installs it)`
+    if (spawnSync("/bin/sh", ["-c", `command -v ${tool}`]).status !== 0) return `${tool} is not installed (scripts/system-deps.sh lists its package; as root it installs it)`
   }
   if (cgroupHierarchies().length === 0) return "no cgroup hierarchy for the container under /sys/fs/cgroup"
   return undefined

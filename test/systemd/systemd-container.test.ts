@@ -1,7 +1,9 @@
-import { existsSync, readFileSync } from "node:fs"
+import { execFileSync, spawnSync } from "node:child_process"
+import { existsSync, readFileSync, rmSync, symlinkSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 import { bootSystemdContainer, systemdContainerUnavailable } from "../../scripts/support/systemd-container.ts"
+import { tempDir } from "../../scripts/support/temp-dir.ts"
 
 /**
  * The harness itself (scripts/support/systemd-container.ts): two containers at once, each with
@@ -12,6 +14,28 @@ import { bootSystemdContainer, systemdContainerUnavailable } from "../../scripts
 const unavailable = systemdContainerUnavailable()
 const cgroupDirs = (name: string) => ["/sys/fs/cgroup/systemd", "/sys/fs/cgroup/unified", "/sys/fs/cgroup"].map((dir) => join(dir, name))
 const mountedBelow = (text: string) => readFileSync("/proc/self/mounts", "utf8").split("\n").filter((line) => line.includes(text))
+
+/** What systemdContainerUnavailable() says in a Node run as `uid` with `PATH`. */
+const reasonFor = (uid: number, path: string): string => {
+  const script = `import(${JSON.stringify(join(import.meta.dirname, "../../scripts/support/systemd-container.ts"))}).then((m) => console.log(String(m.systemdContainerUnavailable())))`
+  const ran = spawnSync(process.execPath, ["-e", script], { uid, encoding: "utf8", env: { PATH: path }, timeout: 30_000 })
+  return `${ran.stdout}${ran.stderr}`.trim()
+}
+
+describe("systemd containers: where the machine cannot boot one, the reason", () => {
+  it("names root when not root, and the missing tool when systemd-nspawn is not on the PATH", (ctx) => {
+    if (process.getuid?.() !== 0) ctx.skip("plays a user and a PATH: needs root to switch user")
+    expect(reasonFor(65534, "/usr/sbin:/usr/bin:/sbin:/bin")).toMatch(/^needs root/)
+    const bin = tempDir("no-nspawn")
+    for (const tool of ["nsenter", "mount", "groupadd"]) symlinkSync(execFileSync("/bin/sh", ["-c", `command -v ${tool}`], { encoding: "utf8" }).trim(), join(bin, tool))
+    try {
+      expect(reasonFor(0, bin)).toMatch(/^systemd-nspawn is not installed/)
+      expect(reasonFor(0, "/usr/sbin:/usr/bin:/sbin:/bin")).toBe("undefined")
+    } finally {
+      rmSync(bin, { recursive: true, force: true })
+    }
+  })
+})
 
 describe("systemd containers (systemd-nspawn over an overlay of /)", () => {
   it("boots two at once, keeps their writes from the host, and leaves nothing behind when stopped", async (ctx) => {
