@@ -70,6 +70,18 @@ const captureClient = (broker: CaptureBroker) => {
 }
 
 /**
+ * Ends the client so that it never connects again. mqtt.js's end() alone leaves a pending
+ * CONNACK timer (a broker that took the connection but never answered), whose close then
+ * schedules a reconnect: the deleted capture would log in again every 12 s, forever.
+ */
+const endForGood = (client: MqttClient) =>
+  Effect.suspend(() => {
+    client.options.reconnectPeriod = 0
+    client.removeAllListeners("connect")
+    return endClient(client)
+  })
+
+/**
  * Every message on the capture topics while the stream runs (QoS 0: a press missed is pressed
  * again), stamped on arrival; the link's state as the status page words it.
  */
@@ -87,7 +99,7 @@ export const brokerArrivals = (broker: CaptureBroker, onState: (state: LinkState
             return cause instanceof Error ? cause.message : String(cause)
           }
         }),
-        (client) => typeof client === "string" ? Effect.void : endClient(client)
+        (client) => typeof client === "string" ? Effect.void : endForGood(client)
       )
       if (typeof made === "string") return onState({ _tag: "disconnected", target, reason: made, retryInMs: 0 })
       const client = made
