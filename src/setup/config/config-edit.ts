@@ -13,9 +13,12 @@ export interface ConfigEdit {
   /** Upserted by name. */
   readonly buttons: ReadonlyArray<Plain>
   readonly service?: { readonly baseUrl?: string | undefined; readonly companyKey?: string | undefined } | undefined
-  readonly mqtt?: { readonly url: string } | undefined
+  /** The broker; `username` and `password` given again when the broker's address changes (secret-destinations.ts). */
+  readonly mqtt?: { readonly url: string; readonly username?: string | undefined; readonly password?: Plain | undefined } | undefined
   /** The token was stored through the page: `service.token` becomes `{ credential: token }` (the unit's LoadCredential=token:…). */
   readonly tokenCredential: boolean
+  /** The broker moved without its login given again: `mqtt.username` and `mqtt.password` are removed. */
+  readonly dropBrokerLogin?: boolean | undefined
 }
 
 export interface EditedConfig {
@@ -42,15 +45,21 @@ export const tokenCredential = { credential: "token" } as const
 
 // The page was sent the broker URL with its password as ***: the same URL back means the one in the file.
 const unredacted = (mqtt: ConfigEdit["mqtt"], was: Plain | undefined): ConfigEdit["mqtt"] =>
-  mqtt !== undefined && typeof was?.["url"] === "string" && mqtt.url === redactedUrl(was["url"]) ? { url: was["url"] } : mqtt
+  mqtt !== undefined && typeof was?.["url"] === "string" && mqtt.url === redactedUrl(was["url"]) ? { ...mqtt, url: was["url"] } : mqtt
+
+const definedIn = (values: object | undefined): Plain => Object.fromEntries(Object.entries(values ?? {}).filter(([, value]) => value !== undefined))
+
+const withoutLogin = (mqtt: Plain | undefined): Plain | undefined =>
+  mqtt === undefined ? undefined : Object.fromEntries(Object.entries(mqtt).filter(([name]) => name !== "username" && name !== "password"))
 
 const sectionAfter = (before: Plain, edit: ConfigEdit, key: "service" | "mqtt"): Plain | undefined => {
-  const was = isPlain(before[key]) ? before[key] : undefined
-  const given = key === "mqtt" ? unredacted(edit.mqtt, was) : {
-    ...Object.fromEntries(Object.entries(edit.service ?? {}).filter(([, value]) => value !== undefined)),
+  const section = isPlain(before[key]) ? before[key] : undefined
+  const was = key === "mqtt" && edit.dropBrokerLogin === true ? withoutLogin(section) : section
+  const given = key === "mqtt" ? definedIn(unredacted(edit.mqtt, section)) : {
+    ...definedIn(edit.service),
     ...(edit.tokenCredential ? { token: tokenCredential } : {})
   }
-  if (given === undefined || Object.keys(given).length === 0) return was
+  if (Object.keys(given).length === 0) return was
   return { ...was, ...given }
 }
 

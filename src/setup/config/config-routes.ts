@@ -16,7 +16,14 @@ const ChangeBody = Schema.Struct({
   place: Entry,
   buttons: Schema.optionalKey(Schema.Array(Entry)),
   service: Schema.optionalKey(Schema.Struct({ baseUrl: Schema.optionalKey(Schema.String), companyKey: Schema.optionalKey(Schema.String) })),
-  mqtt: Schema.optionalKey(Schema.Struct({ url: Schema.String }))
+  mqtt: Schema.optionalKey(Schema.Struct({
+    url: Schema.String,
+    // Given again when the broker's address changes, or the file's login is dropped (secret-destinations.ts).
+    username: Schema.optionalKey(Schema.String),
+    password: Schema.optionalKey(Entry)
+  })),
+  // Given again when the service's address changes, or the stored token is dropped.
+  token: Schema.optionalKey(Schema.String)
 })
 
 /** The request's change, or what is wrong with it in words. */
@@ -27,7 +34,9 @@ const changeOf = (body: unknown): Effect.Effect<ConfigChange, string> =>
       if (typeof change.place["key"] !== "string") return Effect.fail("the place has no key")
       const buttons = change.buttons ?? []
       if (buttons.some((button) => typeof button["name"] !== "string")) return Effect.fail("a button source has no name")
-      return Effect.succeed({ ...change, buttons })
+      if (change.token === undefined) return Effect.succeed({ ...change, buttons })
+      const given = cleanToken(change.token)
+      return "problem" in given ? Effect.fail(given.problem) : Effect.succeed({ ...change, buttons, token: given.token })
     })
   )
 
@@ -55,7 +64,7 @@ const savedReply = (saved: Saved): SetupReply => {
     case "Failed":
       return problem(500, saved.error)
     case "Saved":
-      return ok({ saved: true, fingerprint: saved.fingerprint, kept: saved.kept, reload: saved.reload })
+      return ok({ saved: true, fingerprint: saved.fingerprint, kept: saved.kept, reload: saved.reload, secrets: saved.secrets })
   }
 }
 
@@ -69,7 +78,8 @@ const preview = (environment: SetupEnvironment, token: TokenState) => (request: 
       if (prepared._tag === "Conflict") return conflict(prepared.fingerprint)
       if (prepared._tag === "Refused") return { status: 422, json: { error: prepared.reason, problems: prepared.problems } }
       const diff = yield* previewDiff(environment, prepared)
-      return ok({ valid: prepared.problems.length === 0, problems: prepared.problems, diff, fingerprint: prepared.current.fingerprint })
+      const secrets = prepared.secrets.notes.map((note) => note.replace(/ (was|were) dropped/u, " will be dropped"))
+      return ok({ valid: prepared.problems.length === 0, problems: prepared.problems, diff, fingerprint: prepared.current.fingerprint, secrets })
     }).pipe(Effect.catch((error: string) => Effect.succeed(problem(500, error)))))
 
 const save = (environment: SetupEnvironment, token: TokenState, lock = makeSaveLock()) => (request: SetupRequest) =>
@@ -77,6 +87,7 @@ const save = (environment: SetupEnvironment, token: TokenState, lock = makeSaveL
     saveChange(environment, lock, change, request.session, token).pipe(
       Effect.tap((saved) =>
         Effect.sync(() => {
+          if (saved._tag === "Saved" && saved.tokenStored) token.credential = true
           if (saved._tag === "Saved" && saved.reload.ok && environment.reload._tag === "systemd") token.restart = false
         })
       ),

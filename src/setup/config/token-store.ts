@@ -1,4 +1,4 @@
-import { chmod, mkdir, readFile, stat } from "node:fs/promises"
+import { chmod, mkdir, readFile, rm, stat } from "node:fs/promises"
 import { join } from "node:path"
 import type { SetupEnvironment } from "../setup-environment.ts"
 import { writeAtomically } from "./atomic-file.ts"
@@ -31,6 +31,9 @@ export const storeToken = async (environment: SetupEnvironment, token: string): 
   await chmod(environment.credentialsDirectory, 0o700)
   await writeAtomically(tokenFile(environment), `${token}\n`, { mode: 0o600 })
 }
+
+/** The stored token removed (the service address changed without it): nothing can send it until one is entered again. */
+export const removeToken = async (environment: SetupEnvironment): Promise<void> => rm(tokenFile(environment), { force: true })
 
 /** Whether a token is stored (the page says so, never what it is). */
 export const tokenIsStored = async (environment: SetupEnvironment): Promise<boolean> =>

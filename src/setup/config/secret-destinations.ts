@@ -1,0 +1,76 @@
+import { parseDocument } from "yaml"
+import { isPlain, type Plain } from "./map-edits.ts"
+
+/**
+ * A secret follows its destination: the token is for one service, the broker login for one
+ * broker. A save that points `service.baseUrl` or `mqtt.url` at another origin (scheme, host,
+ * port) must carry that secret again, or the secret is dropped — else the next check or capture
+ * would hand it to whoever the new address belongs to, with no one having typed it for them.
+ */
+
+/** `scheme://host:port` as written, lower case (mqtt:// has no URL origin); the text itself when it is no URL. */
+export const originOf = (text: string): string => {
+  try {
+    const url = new URL(text)
+    return `${url.protocol}//${url.host}`.toLowerCase()
+  } catch {
+    return text
+  }
+}
+
+/** What a save asks of the secrets: the new addresses, and the secrets given again in the same save. */
+export interface SecretRequest {
+  readonly baseUrl?: string | undefined
+  readonly mqttUrl?: string | undefined
+  readonly tokenGiven: boolean
+  readonly brokerLoginGiven: boolean
+}
+
+/** What the save does to each secret; `notes` say it in words, for the page. */
+export interface SecretOutcome {
+  readonly dropToken: boolean
+  readonly dropBrokerLogin: boolean
+  readonly notes: ReadonlyArray<string>
+}
+
+const sectionOf = (config: Plain, key: string): Plain | undefined => (isPlain(config[key]) ? config[key] : undefined)
+
+const moved = (was: unknown, now: string | undefined): { readonly from: string; readonly to: string } | undefined => {
+  if (typeof was !== "string" || now === undefined) return undefined
+  const from = originOf(was)
+  const to = originOf(now)
+  return from === to ? undefined : { from, to }
+}
+
+const hasBrokerLogin = (mqtt: Plain | undefined): boolean => mqtt?.["username"] !== undefined || mqtt?.["password"] !== undefined
+
+/** The config file's settings as plain data, none for a file that is not YAML (its save is refused anyway). */
+export const plainConfig = (text: string): Plain => {
+  try {
+    const value = parseDocument(text, { uniqueKeys: true }).toJS({ maxAliasCount: 100 }) as unknown
+    return isPlain(value) ? value : {}
+  } catch {
+    return {}
+  }
+}
+
+/** What happens to the token and the broker login when `request` is saved over `before`. */
+export const secretOutcome = (before: Plain, request: SecretRequest): SecretOutcome => {
+  const service = moved(sectionOf(before, "service")?.["baseUrl"], request.baseUrl)
+  const mqtt = sectionOf(before, "mqtt")
+  const broker = moved(mqtt?.["url"], request.mqttUrl)
+  const dropToken = service !== undefined && !request.tokenGiven
+  const dropBrokerLogin = broker !== undefined && !request.brokerLoginGiven && hasBrokerLogin(mqtt)
+  return {
+    dropToken,
+    dropBrokerLogin,
+    notes: [
+      ...(dropToken
+        ? [`the token was dropped because the service address changed (${service.from} → ${service.to}): enter it again for the new address`]
+        : []),
+      ...(dropBrokerLogin
+        ? [`the broker's username and password were dropped because the broker address changed (${broker.from} → ${broker.to}): enter them again for the new broker`]
+        : [])
+    ]
+  }
+}
