@@ -1,16 +1,18 @@
-import { execFileSync } from "node:child_process"
-import { mkdirSync, writeFileSync } from "node:fs"
-import { open } from "node:fs/promises"
+import { mkdirSync, realpathSync, symlinkSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { afterEach, describe, expect, it } from "vitest"
+import { openWriter, type PtyPair, startPtyPair } from "../../scripts/support/pty.ts"
 import { tempDir } from "../../scripts/support/temp-dir.ts"
 import { keyEdge } from "../support/input-event-record.ts"
 import { type ButtonApi, linkState, pollCapture, pressedOf, startButtonApi } from "./buttons-harness.ts"
 
 let api: ButtonApi | undefined
+let pty: PtyPair | undefined
 afterEach(async () => {
   await api?.close()
   api = undefined
+  await pty?.stop()
+  pty = undefined
   delete process.env.SCOREBRIDGE_INPUT_BY_ID
   delete process.env.SCOREBRIDGE_GPIO_DIR
 })
@@ -26,8 +28,10 @@ describe("input devices for buttons", () => {
     const dev = join(dir, "dev")
     mkdirSync(byId)
     mkdirSync(dev)
+    // A pty stands in for the pedal's character device: it carries the input_event records as they are.
+    pty = await startPtyPair(dir, "pedal")
     const pedal = join(byId, "usb-PCsensor_FootSwitch3-event-kbd")
-    execFileSync("mkfifo", [pedal])
+    symlinkSync(pty.daemonPath, pedal)
     writeFileSync(join(byId, "usb-PCsensor_FootSwitch3-if01-mouse"), "")
     writeFileSync(join(dev, "gpiochip0"), "")
     writeFileSync(join(dev, "ttyS0"), "")
@@ -37,18 +41,17 @@ describe("input devices for buttons", () => {
 
     expect(await api.call("GET", "/api/buttons/devices")).toEqual({
       status: 200,
-      json: { inputs: [{ path: pedal, device: pedal }], gpiochips: [{ chip: "gpiochip0", path: join(dev, "gpiochip0") }] }
+      json: { inputs: [{ path: pedal, device: realpathSync(pedal) }], gpiochips: [{ chip: "gpiochip0", path: join(dev, "gpiochip0") }] }
     })
 
     const started = await api.call("POST", "/api/buttons/listen", { sources: { device: pedal } })
     const { id } = started.json as { id: string }
-    // A FIFO opens once both ends are there: the capture's read end, then this writer.
-    const writer = await open(pedal, "w")
+    const writer = openWriter(pty.writerPath)
     try {
       await pollCapture(api, id, "the capture to open the device", (reply) => linkState(reply, "device") === "connected")
       // Kernel times just past (a time ahead of its arrival is taken as the arrival): down for 150 ms, with a key repeat.
       const down = Date.now() - 300
-      await writer.write(Buffer.concat([keyEdge(down, KEY_A, 1), keyEdge(down + 80, KEY_A, 2), keyEdge(down + 150, KEY_A, 0)]))
+      writer.write(Buffer.concat([keyEdge(down, KEY_A, 1), keyEdge(down + 80, KEY_A, 2), keyEdge(down + 150, KEY_A, 0)]))
       const pressed = pressedOf(await pollCapture(api, id, "the pedal's press", (reply) => pressedOf(reply) !== undefined))
       expect(pressed).toEqual({
         type: "input-event",
@@ -59,7 +62,7 @@ describe("input devices for buttons", () => {
         described: "input device usb-PCsensor_FootSwitch3-event-kbd: KEY_A (key 30), single"
       })
     } finally {
-      await writer.close()
+      writer.close()
     }
   })
 })

@@ -10,14 +10,15 @@ const quietLink = (closed: Array<string>): StreamSource => ({
   link: "serial",
   target: "/dev/serial/by-id/usb-quiet",
   entry: { name: "quiet", type: "serial-buttons", serial: { path: "/dev/serial/by-id/usb-quiet" } },
-  chunks: () => Stream.never.pipe(Stream.ensuring(Effect.sync(() => closed.push("closed")))),
+  named: { kind: "serial", path: "/dev/serial/by-id/usb-quiet" },
+  open: () => Stream.never.pipe(Stream.ensuring(Effect.sync(() => closed.push("closed")))),
   describe: () => "quiet"
 })
 
 const planOf = (source: StreamSource) => {
   const decoder = decoderOf(source.entry)
   if (Result.isFailure(decoder)) throw new Error(decoder.failure.join("; "))
-  return { broker: undefined, streams: [{ source, decoder: decoder.success }], configured: [] }
+  return { broker: undefined, streams: [{ source, decoder: decoder.success, device: "/dev/ttyUSB0" }], configured: [] }
 }
 
 describe("button captures left alone", () => {

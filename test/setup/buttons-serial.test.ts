@@ -12,6 +12,8 @@ let api: ButtonApi | undefined
 beforeAll(async () => {
   dir = tempDir("setup-buttons-serial")
   broker = await startMosquitto(dir)
+  // The ptys' links stand in for /dev/serial/by-id: only what is listed there is opened.
+  process.env.SCOREBRIDGE_SERIAL_BY_ID = dir
 })
 afterEach(async () => {
   await api?.close()
@@ -19,7 +21,10 @@ afterEach(async () => {
   await pty?.stop()
   pty = undefined
 })
-afterAll(() => broker.stop())
+afterAll(async () => {
+  delete process.env.SCOREBRIDGE_SERIAL_BY_ID
+  await broker.stop()
+})
 
 const configWith = (extra: object) => ({
   service: { baseUrl: "https://service.invalid", token: { credential: "token" } },

@@ -29,7 +29,7 @@ export interface CaptureState {
 /** Everything a capture listens on, checked before it starts. */
 export interface CapturePlan {
   readonly broker: CaptureBroker | undefined
-  readonly streams: ReadonlyArray<{ readonly source: StreamSource; readonly decoder: ButtonDecoder }>
+  readonly streams: ReadonlyArray<{ readonly source: StreamSource; readonly decoder: ButtonDecoder; readonly device: string }>
   readonly configured: ConfiguredLinks["buttons"]
 }
 
@@ -48,7 +48,8 @@ const runBroker = (broker: CaptureBroker, state: CaptureState, found: Found) => 
   })
 }
 
-const runStream = Effect.fnUntraced(function*(source: StreamSource, decoder: ButtonDecoder, state: CaptureState, found: Found) {
+const runStream = Effect.fnUntraced(function*(stream: CapturePlan["streams"][number], state: CaptureState, found: Found) {
+  const { source, decoder } = stream
   const onPress = (press: ButtonEvent) =>
     found({
       type: source.entry.type,
@@ -61,7 +62,7 @@ const runStream = Effect.fnUntraced(function*(source: StreamSource, decoder: But
   // Gestures built from edges (input devices, GPIO) are due after their multi-press window.
   const bell = yield* Queue.sliding<void>(1)
   yield* Effect.forkScoped(flushWhenDue(decoder, bell, onPress))
-  yield* Stream.runForEach(source.chunks(noteLink(state, source.link)), (chunk) =>
+  yield* Stream.runForEach(source.open(stream.device, noteLink(state, source.link)), (chunk) =>
     Effect.gen(function*() {
       for (const press of decoder.push(chunk.bytes, chunk.receivedAt)) yield* onPress(press)
       yield* Queue.offer(bell, undefined)
@@ -83,6 +84,6 @@ export const runCapture = (plan: CapturePlan, state: CaptureState): Effect.Effec
         return Effect.void
       })
     if (plan.broker !== undefined) yield* Effect.forkScoped(runBroker(plan.broker, state, found))
-    for (const { source, decoder } of plan.streams) yield* Effect.forkScoped(runStream(source, decoder, state, found))
+    for (const stream of plan.streams) yield* Effect.forkScoped(runStream(stream, state, found))
     state.pressed = yield* Deferred.await(done)
   }))

@@ -5,30 +5,41 @@ import { problem, type SetupReply } from "../setup-route.ts"
 import type { CapturePlan } from "./button-capture.ts"
 import { decoderOf } from "./button-press.ts"
 import { chooseBroker } from "./capture-broker.ts"
-import { CaptureRequest } from "./capture-request.ts"
+import { type DeviceDirectories, deviceDirectories, gpioChipPath, pageDevice } from "../steps/page-devices.ts"
+import { CaptureRequest, gpioCommandRefused, namesProgram } from "./capture-request.ts"
 import { readConfiguredLinks } from "./configured-links.ts"
 import { type StreamSource, streamSources } from "./stream-sources.ts"
 
 const decodeRequest = Schema.decodeUnknownResult(CaptureRequest)
 
 const requestProblem = (body: unknown): SetupReply | CaptureRequest => {
+  if (namesProgram(body)) return problem(400, gpioCommandRefused)
   const decoded = decodeRequest(body, { errors: "all", onExcessProperty: "error" })
   if (Result.isSuccess(decoded)) return decoded.success
   const problems = issueProblems(decoded.failure.issue).map((p) => `${formatPath(p.path)}: ${p.message}`)
   return problem(400, `the request does not say what to listen on: ${problems.join("; ")}`)
 }
 
-/** The source's decoder, or the config's words for what is wrong with its link (a relative path, a baud rate). */
-const withDecoder = (source: StreamSource) =>
-  Result.mapError(Result.map(decoderOf(source.entry), (decoder) => ({ source, decoder })), (problems) =>
-    problem(400, `${source.link}: ${problems.join("; ")}`))
+/**
+ * The source's decoder and the character device it opens; or the config's words for what is
+ * wrong with its link (a relative path, a baud rate), or why the device named is not one to open.
+ */
+const withDecoder = (directories: DeviceDirectories, source: StreamSource) =>
+  Effect.gen(function*() {
+    const decoder = decoderOf(source.entry)
+    if (Result.isFailure(decoder)) return Result.fail(problem(400, `${source.link}: ${decoder.failure.join("; ")}`))
+    const path = source.named.kind === "gpio" ? gpioChipPath(directories, source.named.path) : source.named.path
+    const device = yield* Effect.result(pageDevice(directories, source.named.kind, path))
+    if (Result.isFailure(device)) return Result.fail(problem(400, `${source.link}: ${device.failure}`))
+    return Result.succeed({ source, decoder: decoder.success, device: device.success.device })
+  })
 
 /**
  * What a capture will listen on, each source checked first: the broker the config names (or the
  * page's), a serial port no part of the config reads (a second reader would steal its bytes), links
  * the config would take.
  */
-export const planCapture = Effect.fnUntraced(function*(environment: SetupEnvironment, body: unknown) {
+export const planCapture = Effect.fnUntraced(function*(environment: SetupEnvironment, body: unknown, directories = deviceDirectories()) {
   const request = requestProblem(body)
   if ("status" in request) return request
   const { sources } = request
@@ -43,7 +54,7 @@ export const planCapture = Effect.fnUntraced(function*(environment: SetupEnviron
   }
   const streams = []
   for (const source of streamSources(sources)) {
-    const checked = withDecoder(source)
+    const checked = yield* withDecoder(directories, source)
     if (Result.isFailure(checked)) return checked.failure
     streams.push(checked.success)
   }

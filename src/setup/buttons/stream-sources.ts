@@ -6,18 +6,21 @@ import type { LinkState, ReceivedChunk } from "../../domain/received.ts"
 import { gpiomonChunks } from "../../transport/gpiomon.ts"
 import { inputDeviceChunks } from "../../transport/input-device.ts"
 import { serialChunks } from "../../transport/serial.ts"
+import type { DeviceKind } from "../steps/page-devices.ts"
 import { type ButtonEntry, nameFrom } from "./button-entry.ts"
 import type { CaptureSources } from "./capture-request.ts"
 
 /**
  * A source read as a byte stream (serial-buttons, input-event, gpiomon): the entry it would be in
- * the config (name included: its decoder reads with it), and its link opened as the daemon opens it.
+ * the config (name included: its decoder reads with it), the device it names (checked before it
+ * opens), and its link opened on the character device behind that name as the daemon opens it.
  */
 export interface StreamSource {
   readonly link: "serial" | "device" | "gpio"
   readonly target: string
   readonly entry: ButtonEntry
-  readonly chunks: (onState: (state: LinkState) => void) => Stream.Stream<ReceivedChunk>
+  readonly named: { readonly kind: DeviceKind; readonly path: string }
+  readonly open: (device: string, onState: (state: LinkState) => void) => Stream.Stream<ReceivedChunk>
   readonly describe: (press: ButtonEvent) => string
 }
 
@@ -40,9 +43,10 @@ export const serialSource = (request: SerialRequest): StreamSource => {
     link: "serial",
     target: line.path,
     entry,
+    named: { kind: "serial", path: line.path },
     // 9600 8N1 unless given: what the daemon opens a serial-buttons port with (daemon/button-chunks.ts).
-    chunks: (onState) => serialChunks({
-      path: line.path,
+    open: (device, onState) => serialChunks({
+      path: device,
       baudRate: line.baudRate ?? 9600,
       dataBits: line.dataBits === 7 ? 7 : 8,
       parity: line.parity === "even" || line.parity === "odd" ? line.parity : "none",
@@ -58,7 +62,8 @@ export const deviceSource = (device: string): StreamSource => {
     link: "device",
     target: device,
     entry: { name, type: "input-event", device },
-    chunks: (onState) => inputDeviceChunks(device, onState),
+    named: { kind: "input", path: device },
+    open: (opened, onState) => inputDeviceChunks(opened, onState),
     describe: (press) => `input device ${basename(device)}: ${keyName(press.button)} (key ${press.button}), ${press.gesture}`
   }
 }
@@ -70,7 +75,9 @@ export const gpioSource = (request: GpioRequest): StreamSource => {
     link: "gpio",
     target: `${gpio.chip} lines ${gpio.lines.join(", ")}`,
     entry: { name, type: "gpiomon", gpio, ...(activeLow === undefined ? {} : { options: { activeLow } }) },
-    chunks: (onState) => gpiomonChunks(gpio, onState),
+    named: { kind: "gpio", path: gpio.chip },
+    // The package's gpiomon (gpiomonChunks' default): never a program the page names.
+    open: (chip, onState) => gpiomonChunks({ chip, lines: gpio.lines }, onState),
     describe: (press) => `GPIO ${gpio.chip} line ${press.button}, ${press.gesture}`
   }
 }

@@ -47,6 +47,9 @@ export const presentDevices = (directories: DeviceDirectories, kind: DeviceKind)
     (lists) => lists.flat()
   )
 
+/** A GPIO chip as the config names it (`gpiochip0`) where the page's chips are listed; a path stays as it is. */
+export const gpioChipPath = (directories: DeviceDirectories, chip: string): string => chip.startsWith("/") ? chip : join(directories.dev, chip)
+
 /** A device the page named, checked: the listed path (kept in the config) and the character device behind it (opened). */
 export interface PageDevice {
   readonly path: string
