@@ -27,6 +27,8 @@ function saveBody() {
   const body = { fingerprint: state.config.fingerprint, replaces: state.replaces, place: buildPlace(), buttons: state.buttons };
   const service = serviceChange(); if (service) body.service = service;
   const mqtt = mqttChange(); if (mqtt) body.mqtt = mqtt;
+  // A new service address takes the token again in the same save (typed, not yet stored), else the server drops the stored one.
+  const token = $("token").value.trim(); if (service && service.baseUrl && token) body.token = token;
   return body;
 }
 function showProblems(problems) {
@@ -45,19 +47,22 @@ async function preview() {
   const r = await api("POST", "/api/preview", saveBody());
   if (!r.ok) { say("save-message", errorOf(r), ""); return; }
   showProblems(r.json.problems); showDiff(r.json.diff);
-  if (r.json.valid) { $("save").disabled = false; say("save-message", "The config is valid with this change. Save to write it and reload the bridge.", "info"); }
+  const notes = (r.json.secrets || []).map((n) => " Note: " + n + ".").join("");
+  if (r.json.valid) { $("save").disabled = false; say("save-message", "The config is valid with this change. Save to write it and reload the bridge." + notes, "info"); }
   else say("save-message", "Not saved: the config would not be valid. Fix the problems above.", "");
 }
 async function save() {
   $("save").disabled = true; say("save-message", "Saving…", "info");
-  const r = await api("POST", "/api/save", saveBody());
+  const body = saveBody(); const r = await api("POST", "/api/save", body);
   // Nothing was written; the page keeps the fingerprint it read, so only a reload (which shows the file as it is now) saves.
   if (r.status === 409) { say("save-message", "config.yaml changed since you opened this page (edited by hand, or saved from another browser): nothing was written. Reload the page to start from the file as it is now.", ""); $("save").setAttribute("data-stale", "yes"); return; }
   if (r.status === 422) { showProblems(r.json.problems); say("save-message", errorOf(r), ""); return; }
   if (!r.ok) { say("save-message", errorOf(r), ""); return; }
   const reload = r.json.reload || { ok: false, message: "" };
-  say("save-message", "Saved at " + hms(Date.now()) + " (the previous version is kept as " + r.json.kept + "). " + reload.message, reload.ok ? "good" : "");
-  state.replaces = state.place.key; state.base = buildPlace(); await loadConfig(); showCourts();
+  const dropped = (r.json.secrets || []).map((n) => " " + n.charAt(0).toUpperCase() + n.slice(1) + ".").join("");
+  if (body.token) $("token").value = "";
+  say("save-message", "Saved at " + hms(Date.now()) + " (the previous version is kept as " + r.json.kept + "). " + reload.message + dropped, reload.ok && !dropped ? "good" : "");
+  state.replaces = state.place.key; state.base = buildPlace(); await loadConfig(); showCourts(); showTokenState();
   summary("save", "Saved at " + hms(Date.now()) + ".");
   $("after-save").hidden = false; pollDaemon();
 }
