@@ -79,8 +79,10 @@ const journal = async (container: SystemdContainer, ...args: ReadonlyArray<strin
 /**
  * A check of the finished design that the code in the tree still fails (each was seen failing on
  * it): skipped under a name that says what it waits for, and enabled when that lands.
+ * SCOREBRIDGE_RUN_AWAITING=1 runs them anyway, to see how far the work in the tree has come.
  */
-const awaiting = (what: string) => (name: string, fn: TestFunction) => it.skip(`${name} [waits for ${what}]`, fn)
+const awaiting = (what: string) => (name: string, fn: TestFunction) =>
+  (process.env["SCOREBRIDGE_RUN_AWAITING"] === "1" ? it : it.skip)(`${name} [waits for ${what}]`, fn)
 
 const waitsForUnit = awaiting("scorebridge-setup.service and the CLI that starts it (`scorebridge setup` as root still serves as root)")
 const waitsForDevices = awaiting("captures limited to character devices (today /etc/shadow and a FIFO are opened)")
@@ -167,7 +169,8 @@ describe("scorebridge setup under systemd as PID 1 (package installed with apt, 
     await api("GET", "/api/checks")
     await api("GET", "/api/service-places")
     expect(newHost.requests().filter((r) => r.authorization?.includes(token) === true)).toEqual([])
-    if (saved.status === 200) expect(newHost.requests().length, "the checks after the save asked the new host").toBeGreaterThan(0)
+    // Not a save that failed for another reason: either the new address is in the file, or the refusal asks for the token.
+    if (saved.status === 200) expect(jsonOf(await api("GET", "/api/config")).service.baseUrl).toBe(newHost.url)
     else expect(saved.body, "a refused save says the token is needed again").toMatch(/token/i)
   })
 })
