@@ -69,3 +69,9 @@ export const withoutUrlPasswords = (text: string): string => {
   }
   return result + text.slice(from)
 }
+
+/** `scheme://host:port` as written, lower case (mqtt:// has no URL origin); the text itself when it is no URL. */
+export const originOf = (text: string): string => {
+  const url = parseUrl(text)
+  return url === undefined ? text : `${url.protocol}//${url.host}`.toLowerCase()
+}

@@ -1,5 +1,6 @@
 import { Context, Deferred, Effect, Exit, Layer, Queue, type Redacted, Scope } from "effect"
 import { ConfigError, loadConfig } from "../config/load.ts"
+import { movedSecretWarnings } from "../config/moved-secrets.ts"
 import type { Config } from "../config/schema.ts"
 import type { SecretRef } from "../config/secret-ref.ts"
 import { resolveSecret } from "../config/secrets.ts"
@@ -97,6 +98,7 @@ export const serveWithReload = Effect.fn("serveWithReload")(function*(
       yield* notify.send({ READY: "1", STATUS: `reload failed, previous config kept: ${next.failure.message}` })
       continue
     }
+    for (const warning of movedSecretWarnings(current, next.success)) yield* Effect.logWarning(warning)
     watched = undefined
     yield* Scope.close(scope, Exit.void)
     const started = yield* start(next.success).pipe(Effect.result)

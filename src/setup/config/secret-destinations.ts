@@ -1,4 +1,5 @@
 import { parseDocument } from "yaml"
+import { originOf } from "../../config/urls.ts"
 import { isPlain, type Plain } from "./map-edits.ts"
 
 /**
@@ -7,16 +8,6 @@ import { isPlain, type Plain } from "./map-edits.ts"
  * port) must carry that secret again, or the secret is dropped — else the next check or capture
  * would hand it to whoever the new address belongs to, with no one having typed it for them.
  */
-
-/** `scheme://host:port` as written, lower case (mqtt:// has no URL origin); the text itself when it is no URL. */
-export const originOf = (text: string): string => {
-  try {
-    const url = new URL(text)
-    return `${url.protocol}//${url.host}`.toLowerCase()
-  } catch {
-    return text
-  }
-}
 
 /** What a save asks of the secrets: the new addresses, and the secrets given again in the same save. */
 export interface SecretRequest {
