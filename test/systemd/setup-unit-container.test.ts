@@ -85,9 +85,6 @@ const awaiting = (what: string) => (name: string, fn: TestFunction) =>
   (process.env["SCOREBRIDGE_RUN_AWAITING"] === "1" ? it : it.skip)(`${name} [waits for ${what}]`, fn)
 
 const waitsForUnit = awaiting("scorebridge-setup.service and the CLI that starts it (`scorebridge setup` as root still serves as root)")
-const waitsForDevices = awaiting("captures limited to character devices (today /etc/shadow and a FIFO are opened)")
-const waitsForPrograms = awaiting("the GPIO tool fixed by the package (today sources.gpio.command is run)")
-const waitsForSecrets = awaiting("secrets that follow their destination (today the next check sends the token to the new host)")
 
 describe("scorebridge setup under systemd as PID 1 (package installed with apt, run as root)", () => {
   waitsForUnit("serves the page as the scorebridge-setup user, with no capability in its effective or bounding set", async (ctx) => {
@@ -119,7 +116,7 @@ describe("scorebridge setup under systemd as PID 1 (package installed with apt, 
     expect(config.status, config.body).toBe(200)
   })
 
-  waitsForDevices("refuses a button capture on a path that is not a character device (/etc/shadow, a FIFO), and answers at once", async (ctx) => {
+  it("refuses a button capture on a path that is not a character device (/etc/shadow, a FIFO), and answers at once", async (ctx) => {
     machine.use(ctx)
     for (const device of ["/etc/shadow", fifo]) {
       const answer = await api("POST", "/api/buttons/listen", { sources: { device } })
@@ -130,7 +127,7 @@ describe("scorebridge setup under systemd as PID 1 (package installed with apt, 
     expect((await api("GET", "/api/config")).status).toBe(200)
   })
 
-  waitsForPrograms("refuses a GPIO capture that names a program, and never runs it", async (ctx) => {
+  it("refuses a GPIO capture that names a program, and never runs it", async (ctx) => {
     const container = machine.use(ctx)
     const answer = await api("POST", "/api/buttons/listen", { sources: { gpio: { chip: "/dev/gpiochip0", lines: [17], command: evidenceProgram } } })
     expect(answer.status, answer.body).toBeGreaterThanOrEqual(400)
@@ -157,7 +154,7 @@ describe("scorebridge setup under systemd as PID 1 (package installed with apt, 
     expect(Number(await unitProperty(container, daemon, "MainPID"))).toBe(before)
   })
 
-  waitsForSecrets("does not send the token to a host that a save put in service.baseUrl without the token", async (ctx) => {
+  it("does not send the token to a host that a save put in service.baseUrl without the token", async (ctx) => {
     machine.use(ctx)
     // The checks do send the token to the configured service: what the new host must not get.
     expect((await api("GET", "/api/checks")).status).toBe(200)
