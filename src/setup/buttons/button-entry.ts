@@ -1,7 +1,9 @@
 import { Result, Schema } from "effect"
 import { buttonSources } from "../../../adapters/button-registry.ts"
+import { checkButtonSources } from "../../config/button-options.ts"
 import { Button } from "../../config/buttons.ts"
 import { formatPath, issueProblems } from "../../config/problems.ts"
+import type { Config } from "../../config/schema.ts"
 
 /** A `buttons:` entry as the config file holds it (what the page upserts by name). */
 export type ButtonEntry = typeof Button.Encoded
@@ -12,16 +14,17 @@ const problemsOf = (issue: Parameters<typeof issueProblems>[0], at: ReadonlyArra
   issueProblems(issue, at).map((problem) => `${formatPath(problem.path)}: ${problem.message}`)
 
 /**
- * The entry as the config loader would take it: the config's Button schema, then its type's own
- * options schema (as checkButtonSources does). A proposal the config would refuse is never offered.
+ * The entry as the config loader takes it: the config's Button schema, then the loader's own
+ * check of its type's options (checkButtonSources: a type without options refuses any). A
+ * proposal the config would refuse is never offered.
  */
 export const checkEntry = (entry: ButtonEntry): Result.Result<Button, ReadonlyArray<string>> => {
   const decoded = Schema.decodeUnknownResult(Button)(entry, strict)
   if (Result.isFailure(decoded)) return Result.fail(problemsOf(decoded.failure.issue, []))
-  const button = decoded.success
-  const options = Schema.decodeUnknownResult(buttonSources[button.type]!.optionsSchema)(button.options, strict)
-  if (Result.isFailure(options)) return Result.fail(problemsOf(options.failure.issue, ["options"]))
-  return Result.succeed({ ...button, options: options.success as Record<string, unknown> })
+  const checked = checkButtonSources({ buttons: [decoded.success] } as unknown as Config, buttonSources)
+  // The loader words each problem at buttons[0]; the entry is the page's whole subject.
+  if (checked.problems.length > 0) return Result.fail(checked.problems.map((p) => `${formatPath(p.path.slice(2))}: ${p.message}`))
+  return Result.succeed(checked.config.buttons![0]!)
 }
 
 const maxName = 64

@@ -16,12 +16,16 @@ const sameDevice = (a: Button, b: Button): boolean =>
     (a.gpio !== undefined && a.gpio.chip === b.gpio?.chip)
   )
 
-/** A GPIO entry lists its lines: the line pressed joins them. */
+/**
+ * A GPIO entry lists its lines: the line pressed joins them. An entry the page saves never names
+ * a program: a `command` written into the config is left out, so saving it removes it.
+ */
 const withLine = (entry: ButtonEntry, button: string | undefined): ButtonEntry => {
-  const gpio = entry.gpio
+  if (entry.gpio === undefined) return entry
+  const { command: _program, ...gpio } = entry.gpio
   const line = Number(button)
-  if (gpio === undefined || !Number.isInteger(line) || gpio.lines.includes(line)) return entry
-  return { ...entry, gpio: { ...gpio, lines: [...gpio.lines, line] } }
+  const lines = !Number.isInteger(line) || gpio.lines.includes(line) ? gpio.lines : [...gpio.lines, line]
+  return { ...entry, gpio: { ...gpio, lines } }
 }
 
 const maxTries = 99
