@@ -119,6 +119,24 @@ describe("a secret follows its destination", () => {
     expect(authorizations(next.seen).every((value) => value === `Bearer ${fresh}`)).toBe(true)
   }, 60_000)
 
+  it("a config edited by hand to another service: the checks do not send the token entered on the page for the old one", async () => {
+    const [old, next, broker] = [await headerRecorder(res), await headerRecorder(res), await connectRecorder(res)]
+    const { bench, steps, credential } = await venue(old.url, broker.url)
+    const path = bench.environment.configPath
+    writeFileSync(path, readFileSync(path, "utf8").replace(old.url, next.url))
+
+    const checks = (await steps.call("GET", "/api/checks")).json as { checks: ReadonlyArray<{ title: string; status: string; detail?: string }> }
+    expect(authorizations(next.seen)).toEqual([])
+    const tokenCheck = checks.checks.find((check) => check.title === "token")
+    expect(tokenCheck?.status).toBe("fail")
+    expect(tokenCheck?.detail).toBe(`the stored token was entered for ${old.url}, and the config now names ${next.url}: it is not sent there`)
+
+    // A token set another way (scorebridge-set-token writes the file) is not held to the page's old address: the office's own edit.
+    writeFileSync(credential, "sbtok-set-by-hand-5\n")
+    await steps.call("GET", "/api/checks")
+    expect(authorizations(next.seen)).toContain("Bearer sbtok-set-by-hand-5")
+  }, 60_000)
+
   it("a new broker address saved without the login drops mqtt.username and password: the next CONNECT carries neither", async () => {
     const [service, old, next] = [await headerRecorder(res), await connectRecorder(res), await connectRecorder(res)]
     const { bench, steps } = await venue(service.url, old.url)

@@ -4,11 +4,21 @@ import { ok, problem, type SetupReply, type SetupRequest, type SetupRoute } from
 import type { SetupEnvironment } from "../setup-environment.ts"
 import { recentChanges, recordChange } from "./change-journal.ts"
 import { type ConfigChange, makeSaveLock, prepareChange, previewDiff, type Saved, saveChange } from "./config-save.ts"
+import { originOf } from "../../config/urls.ts"
+import { readConfigFile } from "./config-document.ts"
 import { configView } from "./config-view.ts"
+import { isPlain } from "./map-edits.ts"
+import { plainConfig } from "./secret-destinations.ts"
 import { reloadDaemon } from "./daemon-reload.ts"
 import { cleanToken, storeToken, tokenCredentialName } from "./token-store.ts"
 
 const Entry = Schema.Record(Schema.String, Schema.Unknown)
+
+/** A `buttons:` entry naming the program it runs (`gpio.command`): never one the page saves. */
+const namesProgram = (entry: Readonly<Record<string, unknown>>): boolean => {
+  const gpio = entry["gpio"]
+  return typeof gpio === "object" && gpio !== null && Object.hasOwn(gpio, "command")
+}
 
 const ChangeBody = Schema.Struct({
   fingerprint: Schema.String,
@@ -34,6 +44,8 @@ const changeOf = (body: unknown): Effect.Effect<ConfigChange, string> =>
       if (typeof change.place["key"] !== "string") return Effect.fail("the place has no key")
       const buttons = change.buttons ?? []
       if (buttons.some((button) => typeof button["name"] !== "string")) return Effect.fail("a button source has no name")
+      // The page never names a program to run: only a config edited by hand names another gpiomon.
+      if (buttons.some(namesProgram)) return Effect.fail("buttons: gpio.command names a program, which the page may not: leave it out (the package's gpiomon is used)")
       if (change.token === undefined) return Effect.succeed({ ...change, buttons })
       const given = cleanToken(change.token)
       return "problem" in given ? Effect.fail(given.problem) : Effect.succeed({ ...change, buttons, token: given.token })
@@ -99,7 +111,7 @@ const storeTokenRoute = (environment: SetupEnvironment, token: TokenState) => (r
   if ("problem" in given) return Effect.succeed(problem(400, given.problem))
   return Effect.tryPromise({
     try: async () => {
-      await storeToken(environment, given.token)
+      await storeToken(environment, given.token, await serviceOrigin(environment))
       token.credential = true
       token.restart = true
       await recordChange(environment, { session: request.session, change: "token replaced", places: [], keys: ["credentials/token"] })
@@ -111,6 +123,13 @@ const storeTokenRoute = (environment: SetupEnvironment, token: TokenState) => (r
     Effect.map((reload) => ok(reload === undefined ? { stored: true } : { stored: true, reload })),
     Effect.catch((reply) => Effect.succeed(reply))
   )
+}
+
+/** The origin of the service the config names now: what a token entered on the page is for. */
+const serviceOrigin = async (environment: SetupEnvironment): Promise<string | undefined> => {
+  const service = plainConfig((await readConfigFile(environment.configPath)).text)["service"]
+  const baseUrl = isPlain(service) ? service["baseUrl"] : undefined
+  return typeof baseUrl === "string" ? originOf(baseUrl) : undefined
 }
 
 /**

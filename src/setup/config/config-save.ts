@@ -107,7 +107,7 @@ const changeWords = (change: ConfigChange): string => {
 const secretSaved = (environment: SetupEnvironment, secrets: SecretOutcome, change: ConfigChange) =>
   Effect.tryPromise({
     try: async () => {
-      if (change.token !== undefined) await storeToken(environment, change.token)
+      if (change.token !== undefined) await storeToken(environment, change.token, secrets.origin)
       else if (secrets.dropToken) await removeToken(environment)
     },
     // The error names the directory and the reason (errno), never the value.

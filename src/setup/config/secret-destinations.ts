@@ -22,6 +22,8 @@ export interface SecretOutcome {
   readonly dropToken: boolean
   readonly dropBrokerLogin: boolean
   readonly notes: ReadonlyArray<string>
+  /** The service's origin after the save: what a token given with it is entered for. */
+  readonly origin: string | undefined
 }
 
 const sectionOf = (config: Plain, key: string): Plain | undefined => (isPlain(config[key]) ? config[key] : undefined)
@@ -47,6 +49,7 @@ export const plainConfig = (text: string): Plain => {
 
 /** What happens to the token and the broker login when `request` is saved over `before`. */
 export const secretOutcome = (before: Plain, request: SecretRequest): SecretOutcome => {
+  const baseUrl = request.baseUrl ?? sectionOf(before, "service")?.["baseUrl"]
   const service = moved(sectionOf(before, "service")?.["baseUrl"], request.baseUrl)
   const mqtt = sectionOf(before, "mqtt")
   const broker = moved(mqtt?.["url"], request.mqttUrl)
@@ -55,6 +58,7 @@ export const secretOutcome = (before: Plain, request: SecretRequest): SecretOutc
   return {
     dropToken,
     dropBrokerLogin,
+    origin: typeof baseUrl === "string" ? originOf(baseUrl) : undefined,
     notes: [
       ...(dropToken
         ? [`the token was dropped because the service address changed (${service.from} → ${service.to}): enter it again for the new address`]

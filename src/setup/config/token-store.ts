@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto"
 import { chmod, mkdir, readFile, rm, stat } from "node:fs/promises"
 import { join } from "node:path"
 import type { SetupEnvironment } from "../setup-environment.ts"
@@ -7,6 +8,12 @@ import { writeAtomically } from "./atomic-file.ts"
 export const tokenCredentialName = "token"
 
 const tokenFile = (environment: SetupEnvironment): string => join(environment.credentialsDirectory, tokenCredentialName)
+
+// The service origin a token was entered for, beside it (the unit loads only `token`); keyed by a hash of the token, so a token
+// set another way (scorebridge-set-token) is not held to an old page's origin.
+const originFile = (environment: SetupEnvironment): string => join(environment.credentialsDirectory, `${tokenCredentialName}.origin`)
+
+const fingerprint = (token: string): string => createHash("sha256").update(token).digest("hex")
 
 /**
  * The daemon's rule, as scorebridge-set-token applies it: line breaks and surrounding spaces
@@ -26,14 +33,39 @@ export const cleanToken = (raw: unknown): { readonly token: string } | { readonl
  * Stores the token as scorebridge-set-token does: the directory root-only (0700), the file
  * 0600 and replaced whole (temp file, rename), never half-written.
  */
-export const storeToken = async (environment: SetupEnvironment, token: string): Promise<void> => {
+export const storeToken = async (environment: SetupEnvironment, token: string, origin?: string): Promise<void> => {
   await mkdir(environment.credentialsDirectory, { recursive: true, mode: 0o700 })
   await chmod(environment.credentialsDirectory, 0o700)
+  await rm(originFile(environment), { force: true })
   await writeAtomically(tokenFile(environment), `${token}\n`, { mode: 0o600 })
+  if (origin !== undefined) await writeAtomically(originFile(environment), `${JSON.stringify({ origin, token: fingerprint(token) })}\n`, { mode: 0o600 })
+}
+
+/**
+ * The origin the stored token was entered for through this page, when the config now points
+ * elsewhere (edited by hand since): the checks then do not send it. Undefined when it matches,
+ * or nothing binds the token (stored another way).
+ */
+export const tokenEnteredElsewhere = async (environment: SetupEnvironment, origin: string): Promise<string | undefined> => {
+  const [token, bound] = await Promise.all([storedTokenValue(environment), readFile(originFile(environment), "utf8").then(parsedBinding, () => undefined)])
+  if (token === undefined || bound === undefined || bound.token !== fingerprint(token)) return undefined
+  return bound.origin === origin ? undefined : bound.origin
+}
+
+const parsedBinding = (text: string): { readonly origin: string; readonly token: string } | undefined => {
+  try {
+    const value = JSON.parse(text) as { origin?: unknown; token?: unknown }
+    return typeof value.origin === "string" && typeof value.token === "string" ? { origin: value.origin, token: value.token } : undefined
+  } catch {
+    return undefined
+  }
 }
 
 /** The stored token removed (the service address changed without it): nothing can send it until one is entered again. */
-export const removeToken = async (environment: SetupEnvironment): Promise<void> => rm(tokenFile(environment), { force: true })
+export const removeToken = async (environment: SetupEnvironment): Promise<void> => {
+  await rm(tokenFile(environment), { force: true })
+  await rm(originFile(environment), { force: true })
+}
 
 /** Whether a token is stored (the page says so, never what it is). */
 export const tokenIsStored = async (environment: SetupEnvironment): Promise<boolean> =>

@@ -4,6 +4,9 @@ import { doctorChecks, localChecks } from "../../commissioning/doctor.ts"
 import { ok, type SetupRoute } from "../setup-route.ts"
 import type { SetupEnvironment } from "../setup-environment.ts"
 import { readSetupSecret } from "../setup-token.ts"
+import type { Config } from "../../config/schema.ts"
+import { originOf } from "../../config/urls.ts"
+import { tokenCredentialName, tokenEnteredElsewhere } from "../config/token-store.ts"
 import { currentConfig } from "./current-config.ts"
 
 /** One check as the page shows it: a light, what was checked, what was found, what to do. */
@@ -38,6 +41,23 @@ const run = (groups: ReadonlyArray<Effect.Effect<ReadonlyArray<CheckOutcome>>>) 
   Effect.map(Effect.forEach(groups, (group) => group), (outcomes) => outcomes.flat().map(setupCheck))
 
 /**
+ * The page's stored token is sent only to the service it was entered for: a config edited by hand
+ * to point elsewhere gets no token from the checks until it is entered again.
+ */
+const tokenForElsewhere = (environment: SetupEnvironment, config: Config): Effect.Effect<SetupCheck | undefined> => {
+  if (config.service.token.credential !== tokenCredentialName) return Effect.succeed(undefined)
+  const now = originOf(config.service.baseUrl)
+  return Effect.promise(() => tokenEnteredElsewhere(environment, now)).pipe(Effect.map((was) =>
+    was === undefined ? undefined : {
+      status: "fail",
+      title: "token",
+      detail: `the stored token was entered for ${was}, and the config now names ${now}: it is not sent there`,
+      fix: "enter the organization's API token again on this page, for the new service address"
+    } satisfies SetupCheck
+  ))
+}
+
+/**
  * Doctor's checks on the config as it is on disk and the stored token. A config that does not
  * load stops there (nothing else can be read from it); without a token the checks that need none
  * still run.
@@ -54,6 +74,8 @@ export const checksRoute = (environment: SetupEnvironment): SetupRoute => ({
       }
       const { config } = loaded.success
       const configCheck: SetupCheck = { status: "ok", title: `config ${environment.configPath}`, detail: "valid" }
+      const elsewhere = yield* tokenForElsewhere(environment, config)
+      if (elsewhere !== undefined) return ok({ checks: [configCheck, elsewhere, ...(yield* run(localChecks(config)))] })
       const token = yield* Effect.result(readSetupSecret(environment, config.service.token, "service.token"))
       if (Result.isFailure(token)) {
         const tokenCheck: SetupCheck = {
