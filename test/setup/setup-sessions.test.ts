@@ -3,7 +3,7 @@ import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { TestClock } from "effect/testing"
 import { allowedHosts, hostAllowed, originAllowed } from "../../src/setup/security/request-guard.ts"
-import { limitWindowMs, makeLoginLimiter, wrongCodesAllowed } from "../../src/setup/security/login-limiter.ts"
+import { addressWindowMs, makeLoginLimiter, wrongCodesPerAddress } from "../../src/setup/security/login-limiter.ts"
 import { codeMatches, newSetupCode } from "../../src/setup/security/one-time-code.ts"
 import { makeSessions, sessionIdleMs } from "../../src/setup/security/sessions.ts"
 import { listenAddresses } from "../../src/setup/listen-addresses.ts"
@@ -19,33 +19,34 @@ describe("setup sessions", () => {
       assert.strictEqual(second.label, "session 2 from 127.0.0.1")
       assert.match(first.cookie, /^[A-Za-z0-9_-]{43}$/u)
       assert.notStrictEqual(first.cookie, second.cookie)
-      assert.isUndefined(yield* sessions.find(`${first.cookie}x`))
-      assert.isUndefined(yield* sessions.find(undefined))
+      assert.isUndefined(yield* sessions.find([`${first.cookie}x`], true))
+      assert.isUndefined(yield* sessions.find([], true))
       yield* TestClock.adjust(sessionIdleMs - 1)
-      assert.strictEqual(yield* sessions.find(first.cookie), first.label)
+      assert.strictEqual(yield* sessions.find([first.cookie], true), first.label)
       yield* TestClock.adjust(sessionIdleMs - 1)
-      assert.strictEqual(yield* sessions.find(first.cookie), first.label)
-      assert.isUndefined(yield* sessions.find(second.cookie))
-      assert.strictEqual(yield* sessions.close(first.cookie), first.label)
-      assert.isUndefined(yield* sessions.find(first.cookie))
+      assert.strictEqual(yield* sessions.find([first.cookie], true), first.label)
+      assert.isUndefined(yield* sessions.find([second.cookie], true))
+      assert.strictEqual(yield* sessions.close([first.cookie]), first.label)
+      assert.isUndefined(yield* sessions.find([first.cookie], true))
     }))
 })
 
 describe("the wrong-code limit", () => {
-  it.effect("5 wrong codes in a minute make everyone wait until the oldest of them is a minute old", () =>
+  it.effect("5 wrong codes in a minute make that address wait until the oldest is a minute old; a try meanwhile counts too", () =>
     Effect.gen(function*() {
       const limiter = yield* makeLoginLimiter
-      for (let i = 0; i < wrongCodesAllowed; i++) {
-        assert.strictEqual(yield* limiter.waitMs, 0)
-        yield* limiter.recordWrong
+      for (let i = 0; i < wrongCodesPerAddress; i++) {
+        assert.strictEqual(yield* limiter.admit("192.168.1.66"), 0)
+        yield* limiter.recordWrong("192.168.1.66")
         yield* TestClock.adjust(1_000)
       }
-      // The first wrong code was 5 s ago.
-      assert.strictEqual(yield* limiter.waitMs, limitWindowMs - 5_000)
-      yield* TestClock.adjust(limitWindowMs - 5_000)
-      assert.strictEqual(yield* limiter.waitMs, 0)
-      yield* limiter.recordWrong
-      assert.strictEqual(yield* limiter.waitMs, 1_000)
+      // The first wrong code was 5 s ago; this refused try replaces it as the oldest of the five.
+      assert.strictEqual(yield* limiter.admit("192.168.1.66"), addressWindowMs - 4_000)
+      assert.strictEqual(yield* limiter.admit("192.168.1.20"), 0)
+      yield* TestClock.adjust(addressWindowMs - 5_000)
+      assert.isAbove(yield* limiter.admit("192.168.1.66"), 0)
+      yield* TestClock.adjust(addressWindowMs)
+      assert.strictEqual(yield* limiter.admit("192.168.1.66"), 0)
     }))
 })
 

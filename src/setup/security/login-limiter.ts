@@ -1,33 +1,77 @@
 import { Clock, Effect } from "effect"
 
-/** Wrong codes allowed in `limitWindowMs`, from anyone together: one attacker with many addresses counts once. */
-export const wrongCodesAllowed = 5
-export const limitWindowMs = 60_000
-
-export interface LoginLimiter {
-  /** 0 when a code may be tried now, else how long until one may (the right code waits too). */
-  readonly waitMs: Effect.Effect<number>
-  readonly recordWrong: Effect.Effect<void>
-}
+/** Wrong codes one client address may send in `addressWindowMs`; a try refused meanwhile counts as one too. */
+export const wrongCodesPerAddress = 5
+export const addressWindowMs = 60_000
 
 /**
- * The limit on guessing the one-time code: a sliding minute over the wrong codes of every
- * client. With 8 symbols of 31 that is ~10^12 codes at 5 a minute; the right code being refused
- * while the limit holds is what makes guessing during it pointless.
+ * Wrong codes from every address together in `overallWindowMs` after which the current code is
+ * retired: guessing from many addresses at once then gains nothing, and nobody is refused for it.
+ */
+export const wrongCodesOverall = 20
+export const overallWindowMs = 10 * 60_000
+
+export interface LoginLimiter {
+  /**
+   * 0 when `remote` may try a code now, else how long until it may. A refused try is counted, so
+   * hammering lengthens only that address's own wait; other addresses are never refused for it.
+   */
+  readonly admit: (remote: string) => Effect.Effect<number>
+  /**
+   * A wrong code from `remote`. When the wrong codes of every address together reach
+   * `wrongCodesOverall` within `overallWindowMs`: how many addresses sent them (the caller retires
+   * the code), and the overall count starts again.
+   */
+  readonly recordWrong: (remote: string) => Effect.Effect<{ readonly addresses: number } | undefined>
+}
+
+interface Wrong {
+  readonly at: number
+  readonly remote: string
+}
+
+/** The `count` latest of `times` (oldest first) within `windowMs` of `now`: all a sliding limit needs to keep. */
+const recent = (times: ReadonlyArray<number>, now: number, windowMs: number, count: number) =>
+  times.filter((at) => now - at < windowMs).slice(-count)
+
+/**
+ * The limits on guessing the one-time code, timed on Effect's Clock. Each address has its own
+ * sliding minute, so a stranger's wrong codes never hold the technician's right one out; the
+ * overall bound retires the code instead of refusing anyone. With 8 symbols of 31 (~10^12 codes),
+ * 20 guesses at one code leave a chance of about 2·10^-11.
  */
 export const makeLoginLimiter: Effect.Effect<LoginLimiter> = Effect.sync(() => {
-  let wrongAt: Array<number> = []
-  const recent = (now: number) => {
-    wrongAt = wrongAt.filter((at) => now - at < limitWindowMs)
-    return wrongAt
+  const byAddress = new Map<string, ReadonlyArray<number>>()
+  let overall: Array<Wrong> = []
+  let sweptAt = 0
+  // Addresses whose window has passed are forgotten, at most once a window: many addresses cost memory for a minute only.
+  const sweep = (now: number) => {
+    if (now - sweptAt < addressWindowMs) return
+    sweptAt = now
+    for (const [remote, times] of byAddress) if (recent(times, now, addressWindowMs, 1).length === 0) byAddress.delete(remote)
+  }
+  const count = (remote: string, now: number) => {
+    const times = [...recent(byAddress.get(remote) ?? [], now, addressWindowMs, wrongCodesPerAddress - 1), now]
+    byAddress.set(remote, times)
+    return times
   }
   return {
-    waitMs: Effect.map(Clock.currentTimeMillis, (now) => {
-      const wrong = recent(now)
-      return wrong.length < wrongCodesAllowed ? 0 : wrong[wrong.length - wrongCodesAllowed]! + limitWindowMs - now
-    }),
-    recordWrong: Effect.map(Clock.currentTimeMillis, (now) => {
-      recent(now).push(now)
-    })
+    admit: (remote) =>
+      Effect.map(Clock.currentTimeMillis, (now) => {
+        sweep(now)
+        const times = recent(byAddress.get(remote) ?? [], now, addressWindowMs, wrongCodesPerAddress)
+        if (times.length < wrongCodesPerAddress) return 0
+        const counted = count(remote, now)
+        return counted[0]! + addressWindowMs - now
+      }),
+    recordWrong: (remote) =>
+      Effect.map(Clock.currentTimeMillis, (now) => {
+        count(remote, now)
+        overall = [...overall.filter((wrong) => now - wrong.at < overallWindowMs), { at: now, remote }]
+        if (overall.length < wrongCodesOverall) return undefined
+        const addresses = new Set(overall.map((wrong) => wrong.remote)).size
+        overall = []
+        return { addresses }
+      })
   }
 })
