@@ -84,7 +84,7 @@ describe("scorebridge setup: the walls before any route", () => {
     const { setup, port } = started
     const { answer, code, cookie } = await logIn(started)
     expect(answer.headers["location"]).toBe("/")
-    expect(answer.headers["set-cookie"]).toEqual([expect.stringMatching(/^scorebridge_setup=[A-Za-z0-9_-]{43}; HttpOnly; SameSite=Strict; Path=\/$/u)])
+    expect(answer.headers["set-cookie"]).toEqual([expect.stringMatching(new RegExp(`^scorebridge_setup_${port}=[A-Za-z0-9_-]{43}; HttpOnly; SameSite=Strict; Path=/$`, "u"))])
     expectSecurityHeaders(answer)
     const page = await ask(port, { cookie })
     expect(page.status).toBe(200)
@@ -112,7 +112,7 @@ describe("scorebridge setup: the walls before any route", () => {
     const { cookie } = await logIn(started)
     const out = await ask(started.port, { method: "POST", path: "/logout", cookie })
     expect(out.status).toBe(303)
-    expect(String(out.headers["set-cookie"])).toMatch(/^scorebridge_setup=; .*Max-Age=0/u)
+    expect(String(out.headers["set-cookie"])).toMatch(new RegExp(`^scorebridge_setup_${started.port}=; .*Max-Age=0`, "u"))
     expect((await ask(started.port, { path: "/setup.js", cookie })).status).toBe(401)
     await started.setup.waitForLog(/^session 1 from 127\.0\.0\.1 logged out$/u)
   })
@@ -160,7 +160,7 @@ describe("scorebridge setup: the walls before any route", () => {
     expect(printedCodes(setup)).toHaveLength(2)
   })
 
-  it("after 5 wrong codes in a minute answers 429 with Retry-After, and refuses the right code too meanwhile", async () => {
+  it("after 5 wrong codes in a minute from one address answers it 429 with Retry-After, and refuses it the right code too meanwhile", async () => {
     const { setup, port } = await startSetup()
     for (let i = 0; i < 5; i++) {
       const wrong = await ask(port, { method: "POST", path: "/login", form: { code: "AAAA-AAAA" } })
