@@ -5,7 +5,9 @@ import { MqttClient } from "mqtt"
 import type { LinkState } from "../../domain/received.ts"
 import { clientOptions, describeBroker, endClient } from "../../transport/mqtt-client.ts"
 import { brokerAddress, type BrokerTls, openBrokerSocket } from "../../transport/mqtt-socket.ts"
+import { redactedUrl } from "../config/secret-redaction.ts"
 import type { SetupEnvironment } from "../setup-environment.ts"
+import { outsideVenue } from "../steps/venue-network.ts"
 import { readSetupSecret } from "../setup-token.ts"
 import { captureTopics, type MqttArrival } from "./mqtt-press.ts"
 import type { ConfiguredLinks, MqttBlock } from "./configured-links.ts"
@@ -46,18 +48,27 @@ const fromConfig = Effect.fnUntraced(function*(environment: SetupEnvironment, mq
   } satisfies CaptureBroker
 })
 
+/** The page's broker: on the venue's network or this machine, with only what its URL carries. */
+const pageBroker = (asked: string): Effect.Effect<CaptureBroker, string> => {
+  if (!/^mqtts?:\/\/[^/\s]+/u.test(asked)) return Effect.fail("the broker's address must be mqtt://host:port or mqtts://host:port")
+  const host = Effect.try({ try: () => new URL(asked).hostname, catch: () => "the broker's address must be mqtt://host:port or mqtts://host:port" })
+  return Effect.flatMap(host, (hostname) => {
+    const outside = outsideVenue(hostname)
+    return outside === undefined ? Effect.succeed({ url: asked, clientId: captureClientId("scorebridge") }) : Effect.fail(outside)
+  })
+}
+
 /**
  * The config's broker with its credentials (as the daemon connects), unless the page names
- * another broker: that one gets only what its URL carries, never the config's password.
+ * another broker: that one gets only what its URL carries, never the config's username or
+ * password (the secret follows its destination), and only on the venue's network. The page
+ * shows the config's URL with its password as ***: that URL back is the config's broker.
  */
 export const chooseBroker = (environment: SetupEnvironment, links: ConfiguredLinks, asked: string | undefined): Effect.Effect<CaptureBroker, string> => {
   const configured = links.mqtt
   const configuredUrl = configured !== undefined && Result.isSuccess(configured) ? configured.success.url : undefined
-  if (asked !== undefined && asked !== configuredUrl) {
-    return /^mqtts?:\/\/[^/\s]+/u.test(asked)
-      ? Effect.succeed({ url: asked, clientId: captureClientId("scorebridge") })
-      : Effect.fail("the broker's address must be mqtt://host:port or mqtts://host:port")
-  }
+  const isConfigured = configuredUrl !== undefined && (asked === configuredUrl || asked === redactedUrl(configuredUrl))
+  if (asked !== undefined && !isConfigured) return pageBroker(asked)
   if (configured === undefined) return Effect.fail("there is no broker yet: the config has no mqtt: block; give the broker's address (mqtt://host:1883)")
   return Result.isFailure(configured) ? Effect.fail(configured.failure) : fromConfig(environment, configured.success)
 }
