@@ -1,10 +1,14 @@
 import { Clock, Duration, Effect } from "effect"
 
-/** The setup server stops after this long without any request: a forgotten one is not left listening as root. */
+/**
+ * The setup server stops after this long without use: a forgotten one is not left listening. Use is
+ * a login or a request in a session that is not the page's background polling; anyone else's
+ * requests (a scanner, a stranger's wrong codes, an open tab polling) keep nothing alive.
+ */
 export const serverIdleMs = 30 * 60_000
 
 export interface IdleWatch {
-  /** A request came: the idle time starts again. */
+  /** The technician used the page: the idle time starts again. */
   readonly touch: Effect.Effect<void>
   /** Completes once `idleMs` have passed without a touch. */
   readonly untilIdle: Effect.Effect<void>
