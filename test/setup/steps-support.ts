@@ -18,8 +18,9 @@ export interface Steps {
   readonly close: () => Promise<void>
 }
 
-export const startSteps = async (configDirectory: string, options: StepOptions = {}): Promise<Steps> => {
-  const environment = setupEnvironment(join(configDirectory, "config.yaml"), { _tag: "none" })
+/** `lan`: as `scorebridge setup --lan` (a listening step may bind the machine's network addresses). */
+export const startSteps = async (configDirectory: string, options: StepOptions = {}, lan = false): Promise<Steps> => {
+  const environment = setupEnvironment(join(configDirectory, "config.yaml"), { _tag: "none" }, lan)
   const scope = await Effect.runPromise(Scope.make())
   const routes = await Effect.runPromise(Scope.provide(scope)(stepRoutes(environment, options)))
   const call: Steps["call"] = (method, path, { body, session = "browser-1" } = {}) => {
