@@ -4,6 +4,7 @@ import { connect, type IClientOptions } from "mqtt"
 import type { Config } from "../config/schema.ts"
 import { resolveSecret } from "../config/secrets.ts"
 import { type CheckOutcome, fail, ok, skip } from "./check-outcome.ts"
+import { describeBroker } from "../transport/mqtt-client.ts"
 
 type Mqtt = NonNullable<Config["mqtt"]>
 
@@ -65,6 +66,6 @@ export const brokerCheck = Effect.fn("brokerCheck")(function*(config: Config) {
   const password = mqtt.password === undefined ? undefined : Redacted.value(yield* resolveSecret(mqtt.password, "mqtt.password"))
   const reason = yield* tryConnect(mqtt, password)
   return reason === undefined
-    ? ok(`MQTT broker ${mqtt.url}: connected`)
-    : fail(`MQTT broker ${mqtt.url}: ${reason}`, adviceFor(reason, mqtt.url))
+    ? ok(`MQTT broker ${describeBroker(mqtt.url)}: connected`)
+    : fail(`MQTT broker ${describeBroker(mqtt.url)}: ${reason}`, adviceFor(reason, describeBroker(mqtt.url)))
 }, Effect.catchTag("SecretError", (error): Effect.Effect<CheckOutcome> => Effect.succeed(fail(`MQTT broker: ${error.message}`, "fix mqtt.password"))))

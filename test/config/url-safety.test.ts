@@ -3,6 +3,8 @@ import { Effect } from "effect"
 import { protocols } from "../../adapters/registry.ts"
 import { type ConfigError, parseConfig } from "../../src/config/load.ts"
 import { withoutUrlPasswords } from "../../src/config/urls.ts"
+import { brokerCheck } from "../../src/commissioning/broker-check.ts"
+import { freePort } from "../../scripts/support/free-port.ts"
 import { redactedText, redactedUrl } from "../../src/setup/config/secret-redaction.ts"
 
 const config = (baseUrl: string, mqttUrl: string) => `
@@ -18,6 +20,8 @@ places:
       protocol: daktronics-rtd
       serial: { path: /dev/ttyUSB0 }
 `
+
+const config_ = (mqttUrl: string) => config("https://api.example.com", mqttUrl)
 
 const problemsOf = (text: string) =>
   parseConfig(text, "urls.yaml", protocols).pipe(
@@ -61,4 +65,14 @@ describe("URL redaction", () => {
     assert.include(redacted, "http://example.com/x@y")
     assert.strictEqual(withoutUrlPasswords("no url here @ all"), "no url here @ all")
   })
+
+  it.effect("doctor's broker line names the broker without the password its URL carries", () =>
+    Effect.gen(function*() {
+      const port = yield* Effect.promise(() => freePort())
+      const { config } = yield* parseConfig(config_(`mqtt://u:hunter2@127.0.0.1:${port}`), "urls.yaml", protocols)
+      const outcome = yield* brokerCheck(config)
+      assert.strictEqual(outcome.status, "fail")
+      assert.include(outcome.line, `MQTT broker mqtt://127.0.0.1:${port}:`)
+      assert.notInclude(`${outcome.line} ${outcome.advice ?? ""}`, "hunter2")
+    }))
 })
