@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { TestClock } from "effect/testing"
-import { wrongCodesOverall, wrongCodesPerAddress } from "../../src/setup/security/login-limiter.ts"
+import { retireGapMs, wrongCodesOverall, wrongCodesPerAddress } from "../../src/setup/security/login-limiter.ts"
 import { makeLogin, sessionCookieValues } from "../../src/setup/security/login.ts"
 import { codeLifetimeMs } from "../../src/setup/security/one-time-code.ts"
 import type { WireReply } from "../../src/setup/wire-reply.ts"
@@ -76,6 +76,21 @@ describe("who may try a setup code", () => {
       assert.include(old.body, "That code was replaced because too many wrong codes came from other clients")
       assert.include(old.body, "the last line &#39;setup code: …&#39;")
       assert.strictEqual((yield* tryCode(newest(), technician)).status, 303)
+    }).pipe(Effect.scoped))
+
+  it.effect("guessing retires a code at most once a minute, so the technician has time to type the one just printed", () =>
+    Effect.gen(function*() {
+      const { newest, printed, tryCode } = yield* started
+      for (let i = 0; i < 3 * wrongCodesOverall; i++) yield* tryCode("AAAA-AAAA", `10.1.${i}.1`)
+      assert.strictEqual(printed.length, 2)
+      yield* TestClock.adjust(retireGapMs - 1)
+      const typed = newest()
+      yield* tryCode("AAAA-AAAA", "10.2.0.1")
+      assert.strictEqual((yield* tryCode(typed, technician)).status, 303)
+      // The next wrong code after the minute retires the code again: more than 20 came meanwhile.
+      yield* TestClock.adjust(1)
+      yield* tryCode("AAAA-AAAA", "10.2.0.2")
+      assert.strictEqual(printed.length, 4)
     }).pipe(Effect.scoped))
 })
 
