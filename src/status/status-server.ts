@@ -1,51 +1,44 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
-import { Effect, Layer, Schedule, Schema } from "effect"
+import { Cause, Effect, Layer, Schedule, Schema } from "effect"
+import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { parseHostPort } from "../domain/host-port.ts"
 import { timelineSvg } from "../timeline/timeline-svg.ts"
+import { isRouteNotFound } from "../transport/http-edge/edge-errors.ts"
+import { serveEdge } from "../transport/http-edge/edge-server.ts"
+import { withWalls } from "../transport/http-edge/edge-walls.ts"
+import { isRead } from "../transport/http-edge/origin-wall.ts"
+import { followedStatusHosts, statusHostRefusal } from "./status-hosts.ts"
 import { BridgeStatus } from "./status-model.ts"
 import { statusPageHtml } from "./status-page.ts"
-import { closeHttpServer } from "../transport/http-server-close.ts"
+import { statusScript } from "./status-script.ts"
+import { statusCss } from "./status-style.ts"
 
 export class StatusListenError extends Schema.TaggedError<StatusListenError>()("StatusListenError", {
   listen: Schema.String,
   message: Schema.String
 }) {}
 
-interface Reply {
-  readonly status: number
-  readonly type: string
-  readonly body: string
-}
+const text = (status: number, body: string, contentType = "text/plain; charset=utf-8") => HttpServerResponse.text(body, { status, contentType })
 
-const text = (status: number, body: string): Reply => ({ status, type: "text/plain; charset=utf-8", body })
-
-const headers = (reply: Reply) => ({
-  "content-type": reply.type,
+/**
+ * The page is its own three files: nothing may load from elsewhere, nothing inline may run (an
+ * error text from a device that got into the page as HTML would run nothing), nothing may frame it.
+ * The timelines are pictures from this server; an SVG opened on its own runs nothing either way.
+ */
+const headers: Readonly<Record<string, string>> = {
   "cache-control": "no-store",
   "x-content-type-options": "nosniff",
-  // The page is self-contained: nothing may load from elsewhere, nothing may frame it.
-  // The timelines are pictures from this server; an SVG opened on its own runs nothing either way.
-  "content-security-policy": "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src 'self'; connect-src 'self'; frame-ancestors 'none'"
-})
-
-const timelinePath = /^\/places\/([^/]+)\/timeline\.svg$/u
-
-// A malformed escape names no place: it is answered like any unknown key, not as a server error.
-const placeKeyOf = (encoded: string) => {
-  try {
-    return decodeURIComponent(encoded)
-  } catch {
-    return encoded
-  }
+  "content-security-policy": "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 }
 
+type Status = BridgeStatus["Service"]
+
 /** `GET /places/<key>/timeline.svg[?width=N]`: the place's current event as a standalone SVG. */
-const timeline = (encodedKey: string, search: URLSearchParams) =>
+const timeline = (status: Status) =>
   Effect.gen(function*() {
-    const status = yield* BridgeStatus
-    const width = Number(search.get("width") ?? Number.NaN)
-    const model = yield* status.timeline(placeKeyOf(encodedKey))
-    return { status: 200, type: "image/svg+xml", body: timelineSvg(model, Number.isFinite(width) ? { width } : {}) } satisfies Reply
+    const request = yield* HttpServerRequest.HttpServerRequest
+    const width = Number(new URL(request.url, "http://status").searchParams.get("width") ?? Number.NaN)
+    const model = yield* status.timeline((yield* HttpRouter.params)["key"] ?? "")
+    return text(200, timelineSvg(model, Number.isFinite(width) ? { width } : {}), "image/svg+xml")
   }).pipe(
     Effect.catchTags({
       UnknownPlace: (e) => Effect.succeed(text(404, `${e.message}\n`)),
@@ -53,65 +46,50 @@ const timeline = (encodedKey: string, search: URLSearchParams) =>
     })
   )
 
-const route = (url: URL) =>
-  Effect.gen(function*() {
-    const status = yield* BridgeStatus
-    const path = url.pathname
-    const place = timelinePath.exec(path)
-    if (place !== null) return yield* timeline(place[1]!, url.searchParams)
-    switch (path) {
-      case "/":
-        return { status: 200, type: "text/html; charset=utf-8", body: statusPageHtml }
-      case "/status.json":
-        return { status: 200, type: "application/json", body: JSON.stringify(yield* status.snapshot) }
-      case "/healthz": {
-        const snapshot = yield* status.snapshot
-        return snapshot.healthy ? text(200, "ok\n") : text(503, `${snapshot.reasons.join("\n")}\n`)
-      }
-      case "/metrics":
-        return { status: 200, type: "text/plain; version=0.0.4; charset=utf-8", body: yield* status.metrics }
-      default:
-        return text(404, "not found: try /, /status.json, /healthz, /metrics or /places/<key>/timeline.svg\n")
-    }
-  })
+const health = (status: Status) =>
+  Effect.map(status.snapshot, (snapshot) => snapshot.healthy ? text(200, "ok\n") : text(503, `${snapshot.reasons.join("\n")}\n`))
 
-const listenOn = (server: Server, listen: string) =>
-  Effect.callback<void, StatusListenError>((resume) => {
-    const { host, port } = parseHostPort(listen)
-    const failed = (err: Error) => resume(Effect.fail(new StatusListenError({ listen, message: err.message })))
-    server.once("error", failed)
-    server.listen(port, host, () => {
-      server.off("error", failed)
-      resume(Effect.void)
-    })
+// The routes close over the status service, so the router needs nothing from the request's context.
+const routes = (status: Status) => [
+  HttpRouter.route("GET", "/", text(200, statusPageHtml, "text/html; charset=utf-8")),
+  HttpRouter.route("GET", "/status.js", text(200, statusScript, "text/javascript; charset=utf-8")),
+  HttpRouter.route("GET", "/status.css", text(200, statusCss, "text/css; charset=utf-8")),
+  HttpRouter.route("GET", "/status.json", Effect.map(status.snapshot, (snapshot) => text(200, JSON.stringify(snapshot), "application/json"))),
+  HttpRouter.route("GET", "/healthz", health(status)),
+  HttpRouter.route("GET", "/metrics", Effect.map(status.metrics, (body) => text(200, body, "text/plain; version=0.0.4; charset=utf-8"))),
+  HttpRouter.route("GET", "/places/:key/timeline.svg", timeline(status))
+] as const
+
+const notFound = text(404, "not found: try /, /status.json, /healthz, /metrics or /places/<key>/timeline.svg\n")
+
+/** Only GET and HEAD; an unknown path a 404 that lists the known ones; anything else a 500 the log explains. */
+const statusApp = Effect.gen(function*() {
+  const router = yield* HttpRouter.make
+  yield* router.addAll(routes(yield* BridgeStatus))
+  const routed = router.asHttpEffect()
+  return Effect.gen(function*() {
+    const request = yield* HttpServerRequest.HttpServerRequest
+    if (!isRead(request.method)) return text(405, "only GET\n")
+    return yield* routed.pipe(Effect.catchIf(isRouteNotFound, () => Effect.succeed(notFound)))
   })
+})
+
+const failed = (cause: Cause.Cause<unknown>) => Effect.as(Effect.logError("status page request failed", cause), text(500, "status unavailable\n"))
 
 /**
- * Serves the status page, /status.json, /healthz, /metrics and each place's timeline on `listen`.
- * The bridge keeps delivering when the address is taken (another instance,
- * another program): the status page is retried every 30 s, not fatal.
+ * Serves the status page (its script and style), /status.json, /healthz, /metrics and each
+ * place's timeline on `listen`, behind the edge's Host wall. The bridge keeps delivering when the
+ * address is taken (another instance, another program): the status page is retried every 30 s, not fatal.
  */
 export const statusServerLayer = (listen: string) =>
   Layer.effectDiscard(Effect.gen(function*() {
-    const context = yield* Effect.context<BridgeStatus>()
-    const run = Effect.runPromiseWith(context)
-    const handle = (req: IncomingMessage, res: ServerResponse) => {
-      const reply: Promise<Reply> = req.method === "GET" || req.method === "HEAD"
-        ? run(Effect.suspend(() => route(new URL(req.url ?? "/", "http://status")))).catch(() => text(500, "status unavailable\n"))
-        : Promise.resolve(text(405, "only GET\n"))
-      void reply.then((r) => {
-        res.writeHead(r.status, headers(r))
-        res.end(req.method === "HEAD" ? undefined : r.body)
-      })
-    }
-    const serve = Effect.acquireRelease(
-      Effect.suspend(() => {
-        const server = createServer(handle)
-        return listenOn(server, listen).pipe(Effect.as(server), Effect.onError(() => closeHttpServer(server)))
-      }),
-      closeHttpServer
-    ).pipe(
+    const { host, port } = parseHostPort(listen)
+    const app = withWalls({ allowed: followedStatusHosts(listen), hostRefusal: statusHostRefusal, headers, failed })(yield* statusApp)
+    const serve = serveEdge(host, port, app).pipe(
+      Effect.mapError((e) => new StatusListenError({ listen, message: e.message })),
       Effect.tap(() => Effect.logInfo(`status page on http://${listen}/ (also /healthz, /metrics)`)),
+      Effect.andThen(Effect.never),
+      Effect.scoped,
       Effect.tapError((e) => Effect.logError(`status page cannot listen on ${listen}: ${e.message}; retrying every 30 s`)),
       Effect.retry({ schedule: Schedule.spaced("30 seconds") })
     )

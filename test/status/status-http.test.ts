@@ -103,13 +103,17 @@ describe("status over HTTP: one live court, one whose serial adapter is absent",
     expect(valueOf(metrics, "scorebridge_event_running", { place: "court-2" })).toBe(0)
   })
 
-  it("/ is one self-contained page that polls /status.json", async () => {
+  it("/ is a page of its own files only, whose script polls /status.json", async () => {
     const page = await get(`${daemon.url}/`)
     expect(page.status).toBe(200)
     expect(page.type).toMatch(/^text\/html/)
-    expect(page.body).toContain("status.json")
-    // Offline venue: no stylesheet, script, image or font from anywhere else.
-    expect(page.body).not.toMatch(/\b(src|href)\s*=|@import|url\(|<link\b/i)
+    // Offline venue: no stylesheet, script, image or font from anywhere else: its own two files only.
+    expect([...page.body.matchAll(/\b(?:src|href)\s*=\s*"([^"]*)"/giu)].map((match) => match[1])).toEqual(["status.css", "status.js"])
+    expect(page.body).not.toMatch(/@import|url\(/i)
+    const script = await get(`${daemon.url}/status.js`)
+    expect(script.body).toContain("status.json")
+    expect(script.body).not.toMatch(/@import|url\(|https?:\/\//i)
+    expect((await get(`${daemon.url}/status.css`)).body).not.toMatch(/@import|url\(/i)
     expect((await get(`${daemon.url}/nothing-here`)).status).toBe(404)
   })
 
