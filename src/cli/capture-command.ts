@@ -6,6 +6,7 @@ import { CommissioningFailure, exitUsage } from "../commissioning/commissioning-
 import { networkLinkFlags, sourceFromFlags } from "../commissioning/link-flags.ts"
 import { eightNoneOne, type SerialFraming } from "../commissioning/serial-framing.ts"
 import type { ConsoleSource } from "../commissioning/source.ts"
+import { withPrintableConsole } from "./printable.ts"
 
 const defaultBaud = 19200
 
@@ -65,7 +66,7 @@ export const captureCommand = Command.make(
     }
     const source: ConsoleSource = link._tag === "serial" ? { _tag: "serial", path: link.path, baudRate: baud ?? defaultBaud, ...framing.framing } : link
     yield* capture({ source, out: input.out, seconds, progressSeconds: input.progressSeconds })
-  }, Effect.tapError((error) => Console.error(error.message)))
+  }, Effect.tapError((error) => Console.error(error.message)), withPrintableConsole)
 ).pipe(
   Command.withDescription("Record a controller's raw bytes with receive times (serial, TCP or UDP), for scorebridge replay and for support"),
   Command.withExamples([

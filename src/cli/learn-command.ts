@@ -9,6 +9,7 @@ import { learnLive, learnOffline } from "../commissioning/layout-learn.ts"
 import { networkLinkFlags, sourceFromFlags } from "../commissioning/link-flags.ts"
 import { viaNetwork, viaSerial } from "../commissioning/sniff-report.ts"
 import type { ConsoleSource } from "../commissioning/source.ts"
+import { withPrintableConsole } from "./printable.ts"
 
 const usage = (message: string) => new CommissioningFailure({ message, exitCode: exitUsage })
 
@@ -65,7 +66,7 @@ export const learnCommand = Command.make(
       : link
     const via = source._tag === "serial" ? viaSerial(source) : viaNetwork(source, "")
     process.exitCode = yield* learnLive({ protocol, source, out, captureHint: `run again with --out court.ndjson, or record one: ${via.capture}` })
-  }, Effect.tapError((error) => Console.error(error.message)))
+  }, Effect.tapError((error) => Console.error(error.message)), withPrintableConsole)
 ).pipe(
   Command.withDescription(
     "Find where an undocumented console puts the score, period and clock: note what the board shows at two or three moments, get the options block that reads it"

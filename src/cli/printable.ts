@@ -1,4 +1,4 @@
-import { Console, type Effect } from "effect"
+import { Console, Effect } from "effect"
 
 // Every Unicode control character (C0, DEL, C1) but the line feeds and tabs the CLI lays out its own lines with.
 const foreignControl = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/gu
@@ -20,3 +20,21 @@ export const printLine = (text: string): Effect.Effect<void> => Console.log(prin
 
 /** `Console.error` of text that may hold untrusted parts. */
 export const printError = (text: string): Effect.Effect<void> => Console.error(printable(text))
+
+const printableArgument = (value: unknown): unknown => (typeof value === "string" ? printable(value) : value)
+
+/** A console that escapes what it is given, for commands whose lines quote a device's bytes or a config's text. */
+export const printableConsole = (base: Console.Console): Console.Console => ({
+  ...base,
+  log: (...args) => base.log(...args.map(printableArgument)),
+  info: (...args) => base.info(...args.map(printableArgument)),
+  warn: (...args) => base.warn(...args.map(printableArgument)),
+  error: (...args) => base.error(...args.map(printableArgument))
+})
+
+/**
+ * Runs a command's handler with the printable console: every line it prints, from whichever module,
+ * has its control characters escaped. Not around the CLI as a whole: its help may color itself.
+ */
+export const withPrintableConsole = <A, E, R>(handler: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+  Console.consoleWith((base) => Effect.provideService(handler, Console.Console, printableConsole(base)))

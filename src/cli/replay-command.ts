@@ -7,6 +7,7 @@ import { recordedChunks } from "../replay/recorded-chunks.ts"
 import { recordLine, replay } from "../replay/replay.ts"
 import { replayDecoder } from "../replay/replay-decoder.ts"
 import { ReplayInputError } from "../replay/replay-input-error.ts"
+import { withPrintableConsole } from "./printable.ts"
 
 // Printing in batches keeps a long capture from costing one write per record.
 const linesPerWrite = 500
@@ -82,7 +83,7 @@ export const replayCommand = Command.make(
       batch = []
     }
     if (batch.length > 0) yield* Console.log(batch.join("\n"))
-  }, Effect.tapError((error) => Console.error(`scorebridge replay: ${error.message}`)))
+  }, Effect.tapError((error) => Console.error(`scorebridge replay: ${error.message}`)), withPrintableConsole)
 ).pipe(
   Command.withDescription(
     "Decode a recorded capture and print each reading, score entry and (with --auto-highlights) auto-highlight the bridge would make, as NDJSON"

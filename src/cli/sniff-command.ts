@@ -4,6 +4,7 @@ import { Command, Flag } from "effect/cli"
 import { CommissioningFailure, exitUsage } from "../commissioning/commissioning-failure.ts"
 import { networkLinkFlags, sourceFromFlags } from "../commissioning/link-flags.ts"
 import { defaultBaudRates, defaultWaitSeconds, sniff, sniffNetwork } from "../commissioning/sniff.ts"
+import { withPrintableConsole } from "./printable.ts"
 
 const exitNotRecognised = 1
 
@@ -55,7 +56,7 @@ export const sniffCommand = Command.make(
     }
     const recognised = yield* sniff({ path: link.path, baudRates, seconds: input.seconds })
     if (!recognised) process.exitCode = exitNotRecognised
-  }, Effect.tapError((error) => Console.error(error.message)))
+  }, Effect.tapError((error) => Console.error(error.message)), withPrintableConsole)
 ).pipe(
   Command.withDescription(
     "Listen to a controller (at the common speeds on serial, once over the network) and print which protocol, speed and sport it speaks, with the config to paste"

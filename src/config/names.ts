@@ -15,11 +15,14 @@ export const nameProblem = (text: string, maximum = maxNameLength): string | und
   const length = [...text].length
   if (length === 0) return "must not be empty"
   if (length > maximum) return `is ${length} characters long: give at most ${maximum}`
-  if (controlCharacter.test(text)) {
-    return "contains a control character (a terminal escape such as ESC, a tab or a line break): write the name with printable characters only"
-  }
-  return undefined
+  return controlCharacterProblem(text)
 }
+
+/** Why `text` may not go on a terminal, a log line or a video as it is (a control character in it), or undefined. */
+export const controlCharacterProblem = (text: string): string | undefined =>
+  controlCharacter.test(text)
+    ? "contains a control character (a terminal escape such as ESC, a tab or a line break): write it with printable characters only"
+    : undefined
 
 const jsonPattern = "^[^\\u0000-\\u001f\\u007f-\\u009f]+$"
 

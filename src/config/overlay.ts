@@ -1,4 +1,5 @@
 import { Schema } from "effect"
+import { controlCharacterProblem } from "./names.ts"
 import { httpsProblem } from "./urls.ts"
 
 /**
@@ -30,7 +31,7 @@ const ValueText = Schema.String.check(Schema.makeFilter((text: string) => {
   if (unknown.length > 0) return `unknown live field ${unknown.map((name) => `{{${name}}}`).join(", ")} (known: ${known})`
   // A stray brace pair would reach the video as literal text.
   if (/\{\{|\}\}/u.test(text.replace(liveFieldToken, ""))) return `has an unmatched {{ or }}; live fields are written {{homeTeam}} (known: ${known})`
-  return undefined
+  return controlCharacterProblem(text)
 })).annotate({ description: `Text for the placeholder; may contain live fields ${known}.` })
 
 // Record keys that fail their schema are reported as unknown keys; checking the names afterwards explains them.

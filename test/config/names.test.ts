@@ -1,11 +1,11 @@
 import { writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { assert, describe, it } from "@effect/vitest"
-import { Effect } from "effect"
+import { Console, Effect } from "effect"
 import { protocols } from "../../adapters/registry.ts"
 import { runScorebridge } from "../../scripts/support/scorebridge-process.ts"
 import { tempDir } from "../../scripts/support/temp-dir.ts"
-import { printable } from "../../src/cli/printable.ts"
+import { printable, withPrintableConsole } from "../../src/cli/printable.ts"
 import { type ConfigError, parseConfig } from "../../src/config/load.ts"
 
 const esc = "\u001b"
@@ -44,6 +44,8 @@ describe("names in the config", () => {
       refusedAt(yield* problemsOf(withPlace("x".repeat(65))), "places[0].name", /65 characters long: give at most 64/u)
       refusedAt(yield* problemsOf(withPlace("ok", `gym${esc}[2J`)), "places[0].key", /control character/u)
       refusedAt(yield* problemsOf(withPlace("ok", "gym", `court1${esc}[2J`)), "places[0].actions[0].source", /control character/u)
+      const overlay = `${withPlace("ok")}    teams:\n      home:\n        overlay:\n          templateSource: https://cdn.example.com/s.html\n          values:\n            team: "Home\\e[2J"\n`
+      refusedAt(yield* problemsOf(overlay), "places[0].teams.home.overlay.values.team", /control character/u)
     }))
 })
 
@@ -51,6 +53,16 @@ describe("the CLI prints no control character it did not write", () => {
   it("printable escapes C0, DEL and C1 but keeps line feeds and tabs", () => {
     assert.strictEqual(printable(`a${esc}[2Jb\u007f\u009b\r\n\tc`), "a\\x1b[2Jb\\x7f\\x9b\\x0d\n\tc")
   })
+
+  it.effect("a command run with the printable console escapes every line, whichever module prints it", () =>
+    Effect.gen(function*() {
+      const printed: Array<unknown> = []
+      const recording = { ...globalThis.console, log: (...args: ReadonlyArray<unknown>) => printed.push(...args), error: (...args: ReadonlyArray<unknown>) => printed.push(...args) }
+      yield* withPrintableConsole(Effect.andThen(Console.log(`board says ${esc}]0;owned\u0007`), Console.error(`bad ${esc}[2J`))).pipe(
+        Effect.provideService(Console.Console, recording)
+      )
+      assert.deepStrictEqual(printed, ["board says \\x1b]0;owned\\x07", "bad \\x1b[2J"])
+    }))
 
   it("scorebridge check on a config with an escape sequence in a name prints no raw ESC", async () => {
     const file = join(tempDir("names"), "escape.yaml")
