@@ -26,10 +26,13 @@ export const controlCharacterProblem = (text: string): string | undefined =>
 
 const jsonPattern = "^[^\\u0000-\\u001f\\u007f-\\u009f]+$"
 
-/** The filter of a name: bounded, no control characters. */
-export const isName = (maximum = maxNameLength) =>
+/**
+ * The filter of a name: bounded, no control characters. `ownPattern`: the field has a pattern of
+ * its own that already excludes them in the JSON Schema (two patterns would split it into allOf).
+ */
+export const isName = (maximum = maxNameLength, ownPattern = false) =>
   Schema.makeFilter((text: string) => nameProblem(text, maximum), {
-    toJsonSchema: () => ({ minLength: 1, maxLength: maximum, pattern: jsonPattern })
+    toJsonSchema: () => ({ minLength: 1, maxLength: maximum, ...(ownPattern ? {} : { pattern: jsonPattern }) })
   })
 
 /** A free-text name (display names): 1–64 printable characters. */

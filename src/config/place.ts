@@ -157,8 +157,8 @@ const autoHighlightsFitPlace = Schema.makeFilter<{
 /** A recording place and what feeds it: its scoreboard and the button gestures mapped to it. */
 export const Place = Schema.Struct({
   key: Schema.String.check(
-    Schema.isPattern(/^[^\s/?#%]+$/u, { message: "must be the service's place key: no spaces, /, ?, # or %" }),
-    isName()
+    Schema.isPattern(/^[^\s/?#%\u0000-\u001f\u007f-\u009f]+$/u, { message: "must be the service's place key: no spaces, /, ?, # or %" }),
+    isName(64, true)
   ).annotate({ description: "The service's placeKey (see GET /public/places)." }),
   name: Schema.optionalKey(Name.annotate({ description: "Display name for status and logs: 1–64 characters, no control characters." })),
   sport: Schema.optionalKey(Schema.Literals(apiSports).annotate({
