@@ -57,6 +57,7 @@ const venue = async (service: string, broker: string) => {
     "service:",
     `  baseUrl: ${service}`,
     "  token: { credential: token }",
+    "  companyKey: riverside",
     "mqtt:",
     `  url: ${broker}`,
     "  username: venue-user",
@@ -130,6 +131,10 @@ describe("a secret follows its destination", () => {
     const tokenCheck = checks.checks.find((check) => check.title === "token")
     expect(tokenCheck?.status).toBe("fail")
     expect(tokenCheck?.detail).toBe(`the stored token was entered for ${old.url}, and the config now names ${next.url}: it is not sent there`)
+    const places = await steps.call("GET", "/api/service-places")
+    expect(places.status).toBe(409)
+    expect(JSON.stringify(places.json)).toContain(`the stored token was entered for ${old.url}`)
+    expect(authorizations(next.seen)).toEqual([])
 
     // A token set another way (scorebridge-set-token writes the file) is not held to the page's old address: the office's own edit.
     writeFileSync(credential, "sbtok-set-by-hand-5\n")

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto"
 import { chmod, mkdir, readFile, rm, stat } from "node:fs/promises"
 import { join } from "node:path"
+import { originOf } from "../../config/urls.ts"
 import type { SetupEnvironment } from "../setup-environment.ts"
 import { writeAtomically } from "./atomic-file.ts"
 
@@ -50,6 +51,20 @@ export const tokenEnteredElsewhere = async (environment: SetupEnvironment, origi
   const [token, bound] = await Promise.all([storedTokenValue(environment), readFile(originFile(environment), "utf8").then(parsedBinding, () => undefined)])
   if (token === undefined || bound === undefined || bound.token !== fingerprint(token)) return undefined
   return bound.origin === origin ? undefined : bound.origin
+}
+
+/**
+ * Why the checks and the page's service requests must not send the stored token to the service
+ * the config names now (it was entered on this page for another), or undefined.
+ */
+export const tokenHeldBack = async (
+  environment: SetupEnvironment,
+  service: { readonly baseUrl: string; readonly token: { readonly credential?: string | undefined } }
+): Promise<string | undefined> => {
+  if (service.token.credential !== tokenCredentialName) return undefined
+  const now = originOf(service.baseUrl)
+  const was = await tokenEnteredElsewhere(environment, now)
+  return was === undefined ? undefined : `the stored token was entered for ${was}, and the config now names ${now}: it is not sent there`
 }
 
 const parsedBinding = (text: string): { readonly origin: string; readonly token: string } | undefined => {

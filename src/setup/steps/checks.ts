@@ -5,8 +5,7 @@ import { ok, type SetupRoute } from "../setup-route.ts"
 import type { SetupEnvironment } from "../setup-environment.ts"
 import { readSetupSecret } from "../setup-token.ts"
 import type { Config } from "../../config/schema.ts"
-import { originOf } from "../../config/urls.ts"
-import { tokenCredentialName, tokenEnteredElsewhere } from "../config/token-store.ts"
+import { tokenHeldBack } from "../config/token-store.ts"
 import { currentConfig } from "./current-config.ts"
 
 /** One check as the page shows it: a light, what was checked, what was found, what to do. */
@@ -44,18 +43,15 @@ const run = (groups: ReadonlyArray<Effect.Effect<ReadonlyArray<CheckOutcome>>>) 
  * The page's stored token is sent only to the service it was entered for: a config edited by hand
  * to point elsewhere gets no token from the checks until it is entered again.
  */
-const tokenForElsewhere = (environment: SetupEnvironment, config: Config): Effect.Effect<SetupCheck | undefined> => {
-  if (config.service.token.credential !== tokenCredentialName) return Effect.succeed(undefined)
-  const now = originOf(config.service.baseUrl)
-  return Effect.promise(() => tokenEnteredElsewhere(environment, now)).pipe(Effect.map((was) =>
-    was === undefined ? undefined : {
+const tokenForElsewhere = (environment: SetupEnvironment, config: Config): Effect.Effect<SetupCheck | undefined> =>
+  Effect.promise(() => tokenHeldBack(environment, config.service)).pipe(Effect.map((detail) =>
+    detail === undefined ? undefined : {
       status: "fail",
       title: "token",
-      detail: `the stored token was entered for ${was}, and the config now names ${now}: it is not sent there`,
+      detail,
       fix: "enter the organization's API token again on this page, for the new service address"
     } satisfies SetupCheck
   ))
-}
 
 /**
  * Doctor's checks on the config as it is on disk and the stored token. A config that does not

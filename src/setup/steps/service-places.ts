@@ -3,6 +3,7 @@ import { adviceFor } from "../../commissioning/service-checks.ts"
 import { ServiceClient } from "../../service/client.ts"
 import { ok, problem, type SetupRoute } from "../setup-route.ts"
 import type { SetupEnvironment } from "../setup-environment.ts"
+import { tokenHeldBack } from "../config/token-store.ts"
 import { readSetupSecret } from "../setup-token.ts"
 import { currentConfig } from "./current-config.ts"
 
@@ -31,6 +32,8 @@ export const servicePlacesRoute = (environment: SetupEnvironment): SetupRoute =>
       if (service.companyKey === undefined) {
         return notYet("the organization key (service.companyKey) is not set: enter it with the service's address, then list the places")
       }
+      const heldBack = yield* Effect.promise(() => tokenHeldBack(environment, service))
+      if (heldBack !== undefined) return notYet(`${heldBack}: enter the organization's API token again for the new address`)
       const token = yield* Effect.result(readSetupSecret(environment, service.token, "service.token"))
       if (Result.isFailure(token)) return notYet(`no token to ask the service with (${token.failure.reason}): enter the organization's API token first`)
       const places = yield* Effect.result(
