@@ -1,6 +1,7 @@
 import { Cause, Console, Effect, Schema, type Scope } from "effect"
 import { HttpRouter, HttpServerRequest, type HttpServerResponse } from "effect/http"
 import { formatHostPort, plainAddress } from "../domain/host-port.ts"
+import { isRouteNotFound } from "../transport/http-edge/edge-errors.ts"
 import type { EdgeListenError } from "../transport/http-edge/edge-server.ts"
 import { serveEdge } from "../transport/http-edge/edge-server.ts"
 import { withWalls } from "../transport/http-edge/edge-walls.ts"
@@ -85,15 +86,9 @@ const sessionWall = (login: Login, idle: IdleWatch, routed: Routed) =>
     if (!background) yield* idle.touch
     return yield* routed.pipe(
       Effect.provideService(CurrentSession, session),
-      Effect.catchIf(
-        (error) => HttpServerErrorReason(error) === "RouteNotFound",
-        () => Effect.succeed(notFound(method, path))
-      )
+      Effect.catchIf(isRouteNotFound, () => Effect.succeed(notFound(method, path)))
     )
   })
-
-const HttpServerErrorReason = (error: unknown): string | undefined =>
-  typeof error === "object" && error !== null && "reason" in error ? (error.reason as { readonly _tag?: string })._tag : undefined
 
 const failed = Effect.fnUntraced(function*(cause: Cause.Cause<unknown>) {
   const request = yield* HttpServerRequest.HttpServerRequest

@@ -1,4 +1,5 @@
 import { Data } from "effect"
+import { HttpServerResponse } from "effect/http"
 import type { SetupReply } from "./setup-route.ts"
 
 /** An answer as the setup server writes it: what a route said, or the server's own (login, refusals). */
@@ -37,3 +38,7 @@ export const wireReply = (reply: SetupReply): WireReply => {
   if (reply.text !== undefined) return { status: reply.status, type: "text/plain; charset=utf-8", body: reply.text }
   return jsonReply(reply.status, reply.json ?? {})
 }
+
+/** An answer as effect/http writes it. */
+export const toResponse = (reply: WireReply): HttpServerResponse.HttpServerResponse =>
+  HttpServerResponse.text(reply.body, { status: reply.status, contentType: reply.type, ...(reply.headers === undefined ? {} : { headers: reply.headers }) })

@@ -18,19 +18,22 @@ export interface Ask {
   readonly form?: Record<string, string>
   readonly json?: string
   readonly contentType?: string
+  /** Sent as the page's background polling is: `x-scorebridge-background: 1`. */
+  readonly background?: boolean
 }
 
 /**
  * One request to the setup server on 127.0.0.1:`port`, with the Host and Origin a browser (or an
  * attacker's page) would send: node:http, since fetch forbids setting Host.
  */
-export const ask = (port: number, { method = "GET", path = "/", host = `127.0.0.1:${port}`, origin, cookie, form, json, contentType }: Ask): Promise<Answer> =>
+export const ask = (port: number, { method = "GET", path = "/", host = `127.0.0.1:${port}`, origin, cookie, form, json, contentType, background }: Ask): Promise<Answer> =>
   new Promise((resolve, reject) => {
     const body = form !== undefined ? new URLSearchParams(form).toString() : json
     const headers: Record<string, string> = { host }
     const sentOrigin = origin === undefined ? (method === "GET" || method === "HEAD" ? null : `http://${host}`) : origin
     if (sentOrigin !== null) headers["origin"] = sentOrigin
     if (cookie !== undefined) headers["cookie"] = cookie
+    if (background === true) headers["x-scorebridge-background"] = "1"
     const type = contentType ?? (form !== undefined ? "application/x-www-form-urlencoded" : json !== undefined ? "application/json" : undefined)
     if (type !== undefined) headers["content-type"] = type
     const req = httpRequest({ host: "127.0.0.1", port, method, path, headers }, (response) => {

@@ -101,11 +101,14 @@ describe("the setup server around its routes", () => {
       assert.strictEqual((yield* call({ path, cookie })).status, 401)
     }).pipe(Effect.scoped))
 
-  it.effect("stops by itself after 30 minutes without a request, and says why", () =>
+  it.effect("stops by itself after 30 minutes without an authenticated request, and says why", () =>
     Effect.gen(function*() {
-      const { call, server } = yield* started
-      yield* TestClock.adjust(serverIdleMs - 60_000)
-      assert.strictEqual((yield* call({})).status, 200)
+      const { call, logIn, server } = yield* started
+      const cookie = yield* logIn
+      for (let i = 0; i < 2; i++) {
+        yield* TestClock.adjust(sessionIdleMs - 60_000)
+        assert.strictEqual((yield* call({ path: "/api/things/a/parts/b", cookie })).status, 200)
+      }
       yield* TestClock.adjust(serverIdleMs - 60_000)
       assert.isUndefined(server.pollUnsafe())
       yield* TestClock.adjust(60_000)
@@ -114,5 +117,36 @@ describe("the setup server around its routes", () => {
       assert.include(lines, "setup server stopping: no request for 30 minutes (run scorebridge setup again for a new code)")
       // Closed: nothing listens on its port any more.
       assert.isTrue(Exit.isFailure(yield* Effect.exit(call({}))))
+    }).pipe(Effect.scoped))
+
+  it.effect("requests without a session (login page, style, 401s, wrong codes, refused Host and Origin) do not keep it from its idle stop", () =>
+    Effect.gen(function*() {
+      const { call, port, server } = yield* started
+      yield* TestClock.adjust(serverIdleMs - 60_000)
+      const strangers: ReadonlyArray<[Ask, number]> = [
+        [{}, 200],
+        [{ path: "/setup.css" }, 200],
+        [{ path: "/api/things/a/parts/b" }, 401],
+        [{ method: "POST", path: "/login", form: { code: "AAAA-AAAA" } }, 401],
+        [{ host: `attacker.example:${port}` }, 421],
+        [{ method: "POST", path: "/api/echo", origin: "http://attacker.example", json: "{}" }, 403]
+      ]
+      for (const [request, status] of strangers) assert.strictEqual((yield* call(request)).status, status)
+      yield* TestClock.adjust(60_000)
+      yield* Fiber.join(server)
+    }).pipe(Effect.scoped))
+
+  it.effect("the page's background polling is served but keeps neither the session nor the server alive", () =>
+    Effect.gen(function*() {
+      const { call, logIn, server } = yield* started
+      const cookie = yield* logIn
+      const poll: Ask = { path: "/api/things/a/parts/b", cookie, background: true }
+      yield* TestClock.adjust(sessionIdleMs - 60_000)
+      assert.strictEqual((yield* call(poll)).status, 200)
+      yield* TestClock.adjust(60_000)
+      // 15 minutes since the login, the last 14 of them polled: the session has ended.
+      assert.strictEqual((yield* call(poll)).status, 401)
+      yield* TestClock.adjust(serverIdleMs - sessionIdleMs)
+      yield* Fiber.join(server)
     }).pipe(Effect.scoped))
 })

@@ -51,7 +51,7 @@ async function listenForButton() {
 }
 async function pollButton() {
   const id = state.buttonId; if (id === null) return;
-  const r = await api("GET", "/api/buttons/listen/" + encodeURIComponent(id));
+  const r = await api("GET", "/api/buttons/listen/" + encodeURIComponent(id), undefined, true);
   if (id !== state.buttonId) return;
   if (!r.ok) { $("button-press").textContent = errorOf(r); state.buttonId = null; return; }
   if (r.json.pressed) { pressed(r.json.pressed); return; }

@@ -24,8 +24,10 @@ function hms(at) { if (at === undefined || at === null) return ""; const d = new
 function say(id, text, kind) { const m = $(id); m.textContent = text || ""; m.className = "message" + (kind ? " " + kind : ""); }
 function sessionEnded() { say("banner", "Your session has ended. Reload the page and log in with a new code (the setup server prints one).");
   stopPolling(); }
-async function api(method, path, body) {
+// background: the page's own polling, which the server serves without counting it as use (no idle stop or session kept alive by an open tab).
+async function api(method, path, body, background) {
   const init = { method: method, credentials: "same-origin", referrerPolicy: "same-origin", headers: { Accept: "application/json" } };
+  if (background) init.headers["X-Scorebridge-Background"] = "1";
   if (body !== undefined) { init.headers["Content-Type"] = "application/json"; init.body = JSON.stringify(body); }
   let response;
   try { response = await fetch(path, init); }

@@ -30,7 +30,7 @@ function bridgeReads(key) {
 }
 async function pollBridgeReading() {
   const key = state.bridgeReads; if (!key) return;
-  const r = await api("GET", "/api/daemon");
+  const r = await api("GET", "/api/daemon", undefined, true);
   if (state.bridgeReads !== key) return;
   const p = r.ok && r.json.reachable ? (r.json.places || []).find((x) => x.key === key) : null;
   showLight(p ? { light: p.light, detail: "the bridge reads this console now: " + (p.detail || ""), reading: p.reading ? { text: p.reading } : null }
@@ -46,7 +46,7 @@ function showLight(s) {
 }
 async function pollListening() {
   const id = state.listenId; if (id === null) return;
-  const r = await api("GET", "/api/listen/" + encodeURIComponent(id));
+  const r = await api("GET", "/api/listen/" + encodeURIComponent(id), undefined, true);
   if (id !== state.listenId) return;
   if (!r.ok) { say("listen-message", errorOf(r) + " Listen again to reopen it.", ""); state.listenId = null; return; }
   showLight(r.json);

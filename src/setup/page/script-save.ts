@@ -86,7 +86,7 @@ function showEvent(e) {
 }
 async function pollDaemon() {
   if (state.daemonTimer) clearTimeout(state.daemonTimer);
-  const r = await api("GET", "/api/daemon");
+  const r = await api("GET", "/api/daemon", undefined, true);
   if (r.status === 401) return;
   showDaemonPlace(r.ok ? r.json : { reachable: false, error: errorOf(r) });
   state.daemonTimer = setTimeout(pollDaemon, 2000);
