@@ -23,9 +23,11 @@ describe.skipIf(withoutChromium)("the status page under a CSP without unsafe-inl
     expect(response?.headers()["content-security-policy"]).not.toContain("unsafe-inline")
     const card = page.locator('article[data-place="court-2"]')
     await card.locator("[data-badge]").filter({ hasText: "DISCONNECTED" }).waitFor({ timeout: 5_000 })
-    // Styled from /status.css: the badge's red background, the header's dark one.
-    expect(await card.locator("[data-badge]").evaluate((badge) => getComputedStyle(badge).backgroundColor)).toBe("rgb(185, 28, 28)")
-    expect(await page.locator("header").evaluate((header) => getComputedStyle(header).backgroundColor)).toBe("rgb(17, 24, 39)")
+    // Styled from /status.css: the badge's red background, the header's dark one. Runs in the page: its DOM, not this project's types.
+    type Styles = { getComputedStyle(e: unknown): { backgroundColor: string } }
+    const background = (e: unknown) => (globalThis as unknown as Styles).getComputedStyle(e).backgroundColor
+    expect(await card.locator("[data-badge]").evaluate(background)).toBe("rgb(185, 28, 28)")
+    expect(await page.locator("header").evaluate(background)).toBe("rgb(17, 24, 39)")
     expect(violations).toEqual([])
   }, 30_000)
 })
