@@ -160,6 +160,23 @@ describe("a secret follows its destination", () => {
     }
   }, 60_000)
 
+  it("a password in the broker URL: the page's redacted URL saved with another port keeps no password, and says the login was dropped", async () => {
+    const [service, old, next] = [await headerRecorder(res), await connectRecorder(res), await connectRecorder(res)]
+    const { bench, steps } = await venue(service.url, old.url.replace("mqtt://", "mqtt://inline:pw-Inline-77@"))
+    const shown = json(await bench.call("GET", "/api/config")).mqtt.url
+    expect(shown).toBe(old.url.replace("mqtt://", "mqtt://inline:***@"))
+    const saved = await saveWith(bench, { mqtt: { url: shown.replace(old.url.slice(7), next.url.slice(7)) } })
+    expect(json(saved).secrets.join(" ")).toMatch(/broker's username and password were dropped/u)
+    const text = readFileSync(bench.environment.configPath, "utf8")
+    expect(text).toContain(`url: ${next.url.replace("mqtt://", "mqtt://inline@")}`)
+    expect(text).not.toContain("pw-Inline-77")
+    expect(text).not.toContain("***")
+
+    await steps.call("GET", "/api/checks")
+    expect(next.seen.length).toBeGreaterThan(0)
+    for (const packet of next.seen) expect(packet.includes("pw-Inline-77")).toBe(false)
+  }, 60_000)
+
   it("a new broker address saved with its login keeps what the save gives; the same address keeps the file's", async () => {
     const [service, old, next] = [await headerRecorder(res), await connectRecorder(res), await connectRecorder(res)]
     const { bench } = await venue(service.url, old.url)

@@ -44,8 +44,12 @@ export const isRefused = (value: unknown): value is EditRefused => (value as Par
 export const tokenCredential = { credential: "token" } as const
 
 // The page was sent the broker URL with its password as ***: the same URL back means the one in the file.
-const unredacted = (mqtt: ConfigEdit["mqtt"], was: Plain | undefined): ConfigEdit["mqtt"] =>
-  mqtt !== undefined && typeof was?.["url"] === "string" && mqtt.url === redactedUrl(was["url"]) ? { ...mqtt, url: was["url"] } : mqtt
+// A redacted URL edited (another host or port) keeps no password: the *** is not one, and the file's is not for that broker.
+const unredacted = (mqtt: ConfigEdit["mqtt"], was: Plain | undefined): ConfigEdit["mqtt"] => {
+  if (mqtt === undefined) return mqtt
+  if (typeof was?.["url"] === "string" && mqtt.url === redactedUrl(was["url"])) return { ...mqtt, url: was["url"] }
+  return { ...mqtt, url: mqtt.url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^/@]*?):\*\*\*@/iu, "$1@") }
+}
 
 const definedIn = (values: object | undefined): Plain => Object.fromEntries(Object.entries(values ?? {}).filter(([, value]) => value !== undefined))
 

@@ -35,7 +35,9 @@ const moved = (was: unknown, now: string | undefined): { readonly from: string; 
   return from === to ? undefined : { from, to }
 }
 
-const hasBrokerLogin = (mqtt: Plain | undefined): boolean => mqtt?.["username"] !== undefined || mqtt?.["password"] !== undefined
+// A login in the fields, or in the URL itself (mqtt://user:password@host).
+const hasBrokerLogin = (mqtt: Plain | undefined): boolean =>
+  mqtt?.["username"] !== undefined || mqtt?.["password"] !== undefined || (typeof mqtt?.["url"] === "string" && /^[^/]*\/\/[^/]*@/u.test(mqtt["url"]))
 
 /** The config file's settings as plain data, none for a file that is not YAML (its save is refused anyway). */
 export const plainConfig = (text: string): Plain => {
