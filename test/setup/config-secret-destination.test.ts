@@ -4,6 +4,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { afterEach, describe, expect, it } from "vitest"
 import { freePort } from "../../scripts/support/free-port.ts"
+import { journalPath } from "../../src/setup/config/change-journal.ts"
 import { resources, type Resources } from "../support/resources.ts"
 import { configBenchAt, json } from "./config-support.ts"
 import { startSteps } from "./steps-support.ts"
@@ -103,6 +104,9 @@ describe("a secret follows its destination", () => {
     expect(checks.checks.find((check) => check.title === "token")?.status).toBe("fail")
     expect(existsSync(credential)).toBe(false)
     expect(json(await bench.call("GET", "/api/config")).tokenStored).toBe(false)
+    const journal = readFileSync(journalPath(bench.environment), "utf8").trim().split("\n").map((line) => JSON.parse(line))
+    expect(journal.at(-1).change).toBe("place court-1 edited; token dropped (the service address changed)")
+    expect(journal.at(-1).keys).toContain("credentials/token")
   }, 60_000)
 
   it("a new service address saved with the token stores it: the checks send that one to the new host", async () => {

@@ -96,7 +96,21 @@ export const tokenValues = (environment: SetupEnvironment): Effect.Effect<Readon
 export const previewDiff = (environment: SetupEnvironment, ready: Extract<Prepared, { readonly _tag: "Ready" }>): Effect.Effect<string> =>
   tokenValues(environment).pipe(Effect.map((secrets) => configDiff(environment.configPath, ready.current.exists ? ready.current.text : "", ready.edited.text, secrets)))
 
-const changeWords = (change: ConfigChange): string => {
+// What the save did to the secrets, for the journal: never a value.
+const secretKeys = (change: ConfigChange, secrets: SecretOutcome): ReadonlyArray<string> => [
+  ...(change.token !== undefined || secrets.dropToken ? ["credentials/token"] : []),
+  ...(secrets.dropBrokerLogin ? ["mqtt.username", "mqtt.password"] : [])
+]
+
+const secretWords = (change: ConfigChange, secrets: SecretOutcome): string =>
+  [
+    ...(change.token !== undefined ? ["; token replaced"] : secrets.dropToken ? ["; token dropped (the service address changed)"] : []),
+    ...(secrets.dropBrokerLogin ? ["; broker login dropped (the broker address changed)"] : [])
+  ].join("")
+
+const changeWords = (change: ConfigChange, secrets: SecretOutcome): string => `${placeWords(change)}${secretWords(change, secrets)}`
+
+const placeWords = (change: ConfigChange): string => {
   const key = String(change.place["key"])
   const place = change.replaces === null ? `place ${key} added` : change.replaces === key ? `place ${key} edited` : `place ${change.replaces} edited (now ${key})`
   const buttons = change.buttons.map((button) => String(button["name"]))
@@ -121,7 +135,7 @@ const written = (environment: SetupEnvironment, ready: Extract<Prepared, { reado
       const { current, edited } = ready
       const kept = current.exists ? await keepVersion(environment, current.text, current.access) : null
       await writeAtomically(environment.configPath, edited.text, current.access)
-      await recordChange(environment, { session, change: changeWords(change), places: edited.places, keys: edited.keys })
+      await recordChange(environment, { session, change: changeWords(change, ready.secrets), places: edited.places, keys: [...edited.keys, ...secretKeys(change, ready.secrets)] })
       return kept
     },
     catch: ioFailure(`${environment.configPath} could not be written (it is unchanged)`)
