@@ -1,4 +1,4 @@
-import { Cause, Console, Effect, Schema, type Scope } from "effect"
+import { Cause, Console, Effect, Option, Schema, type Scope } from "effect"
 import { HttpRouter, HttpServerRequest, type HttpServerResponse } from "effect/http"
 import { formatHostPort, plainAddress } from "../domain/host-port.ts"
 import { isRouteNotFound } from "../transport/http-edge/edge-errors.ts"
@@ -74,7 +74,8 @@ const sessionWall = (login: Login, idle: IdleWatch, routed: Routed) =>
     const path = new URL(request.url, "http://setup").pathname
     const cookies = sessionCookieValues(request.headers["cookie"], login.cookieName)
     if (method === "POST" && path === "/login") {
-      const reply = yield* login.login(yield* bodyText(formBodyLimit, "setup server"), plainAddress(request.remoteAddress._tag === "Some" ? request.remoteAddress.value : undefined))
+      const form = yield* bodyText(formBodyLimit, "setup server")
+      const reply = yield* login.login(form, plainAddress(Option.getOrUndefined(request.remoteAddress)))
       if (reply.status === 303) yield* idle.touch
       return toResponse(reply)
     }
