@@ -13,6 +13,7 @@ import type { Overlay } from "../service/schemas.ts"
 import { ServiceClient } from "../service/client.ts"
 import { CommissioningFailure, exitUsage } from "../commissioning/commissioning-failure.ts"
 import { configFlag, exitConfigError } from "./config-flag.ts"
+import { withPrintableConsole } from "./printable.ts"
 
 // Why the preview was not made is a CommissioningFailure with its exit code: 78 config, 2 asked for
 // something not configured or an overlay that breaks the rules, 1 the service failed. Its message
@@ -97,7 +98,7 @@ export const overlayPreviewCommand = Command.make(
     awayScore: optionalInt("away-score", "Sample {{awayScore}} (default: 0)"),
     period: optionalInt("period", "Sample {{period}} (default: 1)")
   },
-  (input) => run(input).pipe(Effect.tapError((error) => Console.error(error.message)))
+  (input) => run(input).pipe(Effect.tapError((error) => Console.error(error.message)), withPrintableConsole)
 ).pipe(
   Command.withDescription(
     `Check a team's overlay and have the service render it on a 15 s test video; prints the video URL. Exit ${exitConfigError} config, 2 not configured or against the rules, 1 service error`

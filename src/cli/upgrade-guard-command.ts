@@ -10,6 +10,7 @@ import { rollBack } from "../upgrade/reinstall.ts"
 import { clearRollbackRecord, defaultPackageDirectory, packageDirectory } from "../upgrade/rollback-record.ts"
 import { lookAtSystem } from "../upgrade/system-look.ts"
 import { configFlag } from "./config-flag.ts"
+import { withPrintableConsole } from "./printable.ts"
 
 // The unit's StateDirectory=scorebridge (systemd/scorebridge.service): where the outbox is.
 const defaultStateDirectory = "/var/lib/scorebridge"
@@ -85,7 +86,7 @@ export const upgradeGuardCommand = Command.make(
       outboxFile: join(Option.getOrElse(input.stateDir, () => join(root ?? "/", defaultStateDirectory)), outboxFileName)
     })
     process.exitCode = record.reinstalled ? exitRolledBack : exitStuck
-  })
+  }, withPrintableConsole)
 ).pipe(
   Command.withDescription(
     `Watch a newly upgraded version (READY, restarts, deliveries) and, when it fails, reinstall and hold the kept previous package; exit 0 passed, ${exitRolledBack} rolled back, ${exitStuck} failed and could not go back`

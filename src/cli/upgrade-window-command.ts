@@ -6,6 +6,7 @@ import { readDeferredSince, writeDeferredSince } from "../upgrade/deferral-state
 import { defaultPackageDirectory, packageDirectory } from "../upgrade/rollback-record.ts"
 import { decideUpgradeWindow, type WindowVerdict } from "../upgrade/upgrade-window.ts"
 import { configFlag } from "./config-flag.ts"
+import { withPrintableConsole } from "./printable.ts"
 
 /**
  * systemd's ExecCondition=: 0 runs the unit, 1–254 skip it quietly, 255 is a failure. Everything
@@ -54,7 +55,7 @@ export const upgradeWindowCommand = Command.make(
     if (json) yield* Console.log(asJson(verdict))
     else for (const line of [...verdict.reasons, verdict.summary]) yield* Console.log(line)
     if (!verdict.ok) process.exitCode = exitNotNow
-  })
+  }, withPrintableConsole)
 ).pipe(
   Command.withDescription(
     `Say whether now is a good moment to upgrade scorebridge (no court with a live event or a click waiting, upgrades: in the config); exit 0 when it is, ${exitNotNow} when not or when the config does not load`
