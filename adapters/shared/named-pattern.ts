@@ -16,7 +16,11 @@ const syntaxProblem = (error: Error): string =>
     ? `pattern uses a backreference or lookaround, which the bridge does not run (it matches in linear time, with RE2): rewrite it without them (${error.message})`
     : `pattern is not a valid regular expression: ${error.message}`
 
+// A named backreference `\k<name>` (after an even run of backslashes) would be read by the translation as plain text.
+const namedBackreference = /(?:^|[^\\])(?:\\\\)*\\k</u
+
 const compiled = (source: string): RE2JS | string => {
+  if (namedBackreference.test(source)) return syntaxProblem(new Error(`backreference \\k<…> in \`${source}\``))
   try {
     return RE2JS.compile(RE2JS.translateRegExp(source))
   } catch (error) {

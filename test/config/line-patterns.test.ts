@@ -57,7 +57,7 @@ describe("config patterns run in linear time (RE2)", () => {
 
   it.effect("the config's decoder refuses backreferences and lookaround in words", () =>
     Effect.gen(function*() {
-      for (const pattern of ["^(?<gesture>a)\\1$", "^(?=x)(?<gesture>\\w+)$", "^(?<!x)(?<gesture>\\w+)$"]) {
+      for (const pattern of ["^(?<gesture>a)\\1$", "^(?<gesture>a)\\k<gesture>$", "^(?=x)(?<gesture>\\w+)$", "^(?<!x)(?<gesture>\\w+)$"]) {
         const problems = yield* problemsOf(withButtonPattern(pattern))
         assert.isTrue(problems.some((text) => /backreference or lookaround/u.test(text)), `${pattern}: ${problems.join("; ")}`)
       }
