@@ -124,6 +124,23 @@ describe("a secret follows its destination", () => {
     expect(authorizations(next.seen).every((value) => value === `Bearer ${fresh}`)).toBe(true)
   }, 60_000)
 
+  it("a first setup: the token stored while the config names the placeholder service goes with the first real address", async () => {
+    const service = await headerRecorder(res)
+    const dir = tempDir("secret-destination-first", res)
+    const bench = configBenchAt(join(dir, "config.yaml"))
+    expect((await bench.call("POST", "/api/token", { token })).status).toBe(200)
+    const place = { key: "court-1", sport: "basketball" }
+    const saved = await bench.call("POST", "/api/save", { fingerprint: "absent", replaces: null, place, buttons: [], service: { baseUrl: service.url, companyKey: "riverside" } })
+    expect(saved.status).toBe(200)
+    expect(json(saved).secrets).toEqual([])
+    expect(readFileSync(join(bench.environment.credentialsDirectory, "token"), "utf8")).toBe(`${token}\n`)
+
+    const steps = await startSteps(dir)
+    res.defer(() => steps.close())
+    await steps.call("GET", "/api/checks")
+    expect(authorizations(service.seen)).toContain(`Bearer ${token}`)
+  }, 60_000)
+
   it("a config edited by hand to another service: the checks do not send the token entered on the page for the old one", async () => {
     const [old, next, broker] = [await headerRecorder(res), await headerRecorder(res), await connectRecorder(res)]
     const { bench, steps, credential } = await venue(old.url, broker.url)

@@ -11,7 +11,7 @@ import { reloadDaemon, type ReloadOutcome } from "./daemon-reload.ts"
 import { keepVersion } from "./kept-versions.ts"
 import { redactedText } from "./secret-redaction.ts"
 import { plainConfig, type SecretOutcome, secretOutcome } from "./secret-destinations.ts"
-import { removeToken, storeToken, storedTokenValue } from "./token-store.ts"
+import { rebindToken, removeToken, storeToken, storedTokenValue } from "./token-store.ts"
 
 /**
  * A preview's or a save's request: the edit and the fingerprint of the file the page saw; `token`
@@ -123,6 +123,7 @@ const secretSaved = (environment: SetupEnvironment, secrets: SecretOutcome, chan
     try: async () => {
       if (change.token !== undefined) await storeToken(environment, change.token, secrets.origin)
       else if (secrets.dropToken) await removeToken(environment)
+      else if (secrets.rebindToken && secrets.origin !== undefined) await rebindToken(environment, secrets.origin)
     },
     // The error names the directory and the reason (errno), never the value.
     catch: (cause) => `the token could not be changed in ${environment.credentialsDirectory}: ${(cause as NodeJS.ErrnoException).code ?? "unknown error"}; nothing was written`

@@ -20,6 +20,8 @@ export interface SecretRequest {
 /** What the save does to each secret; `notes` say it in words, for the page. */
 export interface SecretOutcome {
   readonly dropToken: boolean
+  /** The service moves off a placeholder with the stored token kept: the token is now for the new origin. */
+  readonly rebindToken: boolean
   readonly dropBrokerLogin: boolean
   readonly notes: ReadonlyArray<string>
   /** The service's origin after the save: what a token given with it is entered for. */
@@ -33,6 +35,18 @@ const moved = (was: unknown, now: string | undefined): { readonly from: string; 
   const from = originOf(was)
   const to = originOf(now)
   return from === to ? undefined : { from, to }
+}
+
+// Reserved names (RFC 2606, 6761) that no service answers: the skeleton's https://api.example.com. A token entered while
+// the config still names one was never sent anywhere, so the first real address is where it goes, not a move.
+const placeholderHost = /(^|\.)(example\.(com|net|org)|example|invalid|test)$/u
+
+const isPlaceholder = (origin: string): boolean => {
+  try {
+    return placeholderHost.test(new URL(origin).hostname)
+  } catch {
+    return false
+  }
 }
 
 // A login in the fields, or in the URL itself (mqtt://user:password@host).
@@ -55,10 +69,12 @@ export const secretOutcome = (before: Plain, request: SecretRequest): SecretOutc
   const service = moved(sectionOf(before, "service")?.["baseUrl"], request.baseUrl)
   const mqtt = sectionOf(before, "mqtt")
   const broker = moved(mqtt?.["url"], request.mqttUrl)
-  const dropToken = service !== undefined && !request.tokenGiven
+  const fromPlaceholder = service !== undefined && isPlaceholder(service.from)
+  const dropToken = service !== undefined && !request.tokenGiven && !fromPlaceholder
   const dropBrokerLogin = broker !== undefined && !request.brokerLoginGiven && hasBrokerLogin(mqtt)
   return {
     dropToken,
+    rebindToken: fromPlaceholder && !request.tokenGiven,
     dropBrokerLogin,
     origin: typeof baseUrl === "string" ? originOf(baseUrl) : undefined,
     notes: [

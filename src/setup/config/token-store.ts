@@ -16,6 +16,9 @@ const originFile = (environment: SetupEnvironment): string => join(environment.c
 
 const fingerprint = (token: string): string => createHash("sha256").update(token).digest("hex")
 
+const writeBinding = (environment: SetupEnvironment, token: string, origin: string): Promise<void> =>
+  writeAtomically(originFile(environment), `${JSON.stringify({ origin, token: fingerprint(token) })}\n`, { mode: 0o600 })
+
 /**
  * The daemon's rule, as scorebridge-set-token applies it: line breaks and surrounding spaces
  * dropped, then one printable ASCII word (it goes into an HTTP header as it is). The problem
@@ -39,7 +42,13 @@ export const storeToken = async (environment: SetupEnvironment, token: string, o
   await chmod(environment.credentialsDirectory, 0o700)
   await rm(originFile(environment), { force: true })
   await writeAtomically(tokenFile(environment), `${token}\n`, { mode: 0o600 })
-  if (origin !== undefined) await writeAtomically(originFile(environment), `${JSON.stringify({ origin, token: fingerprint(token) })}\n`, { mode: 0o600 })
+  if (origin !== undefined) await writeBinding(environment, token, origin)
+}
+
+/** The stored token now for `origin` (the config moved off a placeholder address with it). */
+export const rebindToken = async (environment: SetupEnvironment, origin: string): Promise<void> => {
+  const token = await storedTokenValue(environment)
+  if (token !== undefined) await writeBinding(environment, token, origin)
 }
 
 /**
