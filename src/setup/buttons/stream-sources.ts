@@ -4,10 +4,10 @@ import { keyCodes } from "../../../adapters/input-event/keys.ts"
 import type { ButtonEvent } from "../../domain/button.ts"
 import type { LinkState, ReceivedChunk } from "../../domain/received.ts"
 import { gpiomonChunks } from "../../transport/gpiomon.ts"
-import { inputDeviceChunks } from "../../transport/input-device.ts"
 import { serialChunks } from "../../transport/serial.ts"
 import type { DeviceKind } from "../steps/page-devices.ts"
 import { type ButtonEntry, nameFrom } from "./button-entry.ts"
+import { nonBlockingInputChunks } from "./input-reads.ts"
 import type { CaptureSources } from "./capture-request.ts"
 
 /**
@@ -63,7 +63,7 @@ export const deviceSource = (device: string): StreamSource => {
     target: device,
     entry: { name, type: "input-event", device },
     named: { kind: "input", path: device },
-    open: (opened, onState) => inputDeviceChunks(opened, onState),
+    open: (opened, onState) => nonBlockingInputChunks(opened, onState),
     describe: (press) => `input device ${basename(device)}: ${keyName(press.button)} (key ${press.button}), ${press.gesture}`
   }
 }
