@@ -41,7 +41,7 @@ const devices = (dir: string) => {
   return { at, secret, fifo, linkTo }
 }
 
-const errorOf = (reply: { json: unknown }) => (reply.json as { error: string }).error
+const errorOf = (reply: { readonly json?: unknown }) => (reply.json as { error: string }).error
 
 describe("a button capture opens only the character devices present", () => {
   it("refuses a path outside the lists, a FIFO, a root-only file and a by-id link to it, saying why", async () => {
