@@ -127,7 +127,8 @@ const buildOne = (arch: Architecture): string => {
   mkdirSync(units, { recursive: true })
   writeFileSync(join(units, "scorebridge.service"), packagedUnit(readFileSync(join(root, "systemd/scorebridge.service"), "utf8")))
   // The fleet's Prometheus agent ships disabled (docs/fleet.md says how to turn it on).
-  for (const unit of ["scorebridge-upgrade-guard.service", "scorebridge-prometheus-agent.service"]) {
+  // The setup page's own unit (started by `sudo scorebridge setup`) and the reload it needs as root.
+  for (const unit of ["scorebridge-upgrade-guard.service", "scorebridge-prometheus-agent.service", ...setupUnits]) {
     writeFileSync(join(units, unit), packagedUnit(readFileSync(join(root, "systemd", unit), "utf8")))
   }
   mkdirSync(join(units, "apt-daily-upgrade.service.d"), { recursive: true })
@@ -163,6 +164,9 @@ const buildOne = (arch: Architecture): string => {
   rmSync(stage, { recursive: true, force: true })
   return deb
 }
+
+/** The setup page's unit and the path unit that reloads the bridge after a save (postinst enables the path). */
+const setupUnits = ["scorebridge-setup.service", "scorebridge-reload.path", "scorebridge-reload.service"]
 
 /** The repository's unit (written for systemd/install.sh's /opt/scorebridge), pointed at the package's paths. */
 const packagedUnit = (unit: string): string =>

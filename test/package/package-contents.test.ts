@@ -78,6 +78,9 @@ describe.each(["amd64", "arm64"] as const)("the %s package", (arch) => {
       "usr/sbin/scorebridge-prometheus-agent-setup",
       "lib/systemd/system/scorebridge.service",
       "lib/systemd/system/scorebridge-upgrade-guard.service",
+      "lib/systemd/system/scorebridge-setup.service",
+      "lib/systemd/system/scorebridge-reload.path",
+      "lib/systemd/system/scorebridge-reload.service",
       "lib/systemd/system/apt-daily-upgrade.service.d/scorebridge-upgrade-window.conf",
       "usr/share/doc/scorebridge/README.md",
       "usr/share/doc/scorebridge/copyright",
@@ -96,6 +99,7 @@ describe.each(["amd64", "arm64"] as const)("the %s package", (arch) => {
     expect(files.filter((f) => f.startsWith("etc/"))).toEqual([])
     // The units run the packaged command, not a checkout's, and point at the manual the package holds.
     expect(readFileSync(at("lib/systemd/system/scorebridge.service"), "utf8")).toContain("ExecStart=/usr/bin/scorebridge run --config /etc/scorebridge/config.yaml")
+    expect(readFileSync(at("lib/systemd/system/scorebridge-setup.service"), "utf8")).toContain("ExecStart=/usr/bin/scorebridge setup --serve-unit $SCOREBRIDGE_SETUP_OPTIONS")
     for (const name of readdirSync(at("lib/systemd/system")).filter((n) => n.endsWith(".service"))) {
       const unit = readFileSync(at(`lib/systemd/system/${name}`), "utf8")
       expect(unit, name).not.toContain("/opt/scorebridge")
