@@ -4,6 +4,7 @@ import type { Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { frame } from "../../adapters/stramatel-452m/encode.ts"
 import { openWriter, startPtyPair } from "../../scripts/support/pty.ts"
+import { deviceForSetupUser } from "../support/checkout-owner.ts"
 import { resources } from "../support/resources.ts"
 import { withoutChromium } from "../status/chromium.ts"
 import { configText, loggedIn, repeatingConsole, type Stack, startStack } from "./setup-page-stack.ts"
@@ -72,6 +73,7 @@ describe.skipIf(withoutChromium)("the setup page edits the courts config.yaml ha
     // The console moves to another adapter: the page listens on it itself.
     const other = await startPtyPair(stack.dir, "second-console")
     res.defer(() => other.stop())
+    deviceForSetupUser(other.daemonPath)
     const otherPath = join(stack.byIdDirectory, secondName)
     symlinkSync(other.daemonPath, otherPath)
     const writer = openWriter(other.writerPath)

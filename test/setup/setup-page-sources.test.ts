@@ -8,6 +8,7 @@ import { frame } from "../../adapters/stramatel-452m/encode.ts"
 import { parseConfig } from "../../src/config/load.ts"
 import { eventually } from "../../scripts/support/eventually.ts"
 import { openWriter, startPtyPair } from "../../scripts/support/pty.ts"
+import { deviceForSetupUser } from "../support/checkout-owner.ts"
 import { resources } from "../support/resources.ts"
 import { withoutChromium } from "../status/chromium.ts"
 import { configText, loggedIn, newCourtToListening, repeatingConsole, startStack } from "./setup-page-stack.ts"
@@ -41,6 +42,7 @@ describe.skipIf(withoutChromium)("the setup page's other button sources and time
     const stack = await startStack(res, "setup-sources", undefined, { venueZone })
     const box = await startPtyPair(stack.dir, "button-box")
     res.defer(() => box.stop())
+    deviceForSetupUser(box.daemonPath)
     const boxPath = join(stack.byIdDirectory, boxName)
     symlinkSync(box.daemonPath, boxPath)
     const board = { home: 12, away: 9 }

@@ -9,6 +9,7 @@ import { type Mosquitto, startMosquitto } from "../../scripts/support/mosquitto.
 import { openWriter, type PtyPair, startPtyPair } from "../../scripts/support/pty.ts"
 import { type ScorebridgeProcess, startDaemon, startScorebridge } from "../../scripts/support/scorebridge-process.ts"
 import { tempDir } from "../../scripts/support/temp-dir.ts"
+import { asSetupUser, deviceForSetupUser, giveToSetupUser } from "../support/checkout-owner.ts"
 import type { Resources } from "../support/resources.ts"
 import { launchChromium } from "../status/chromium.ts"
 import { expect } from "vitest"
@@ -120,7 +121,11 @@ export const startStack = async (
   // SCOREBRIDGE_SETUP_SYSLOG=off: the page's saves stay out of the test machine's syslog.
   const env = { SCOREBRIDGE_TOKEN: token, CREDENTIALS_DIRECTORY: join(configDir, "credentials"), SCOREBRIDGE_SERIAL_BY_ID: byId, SCOREBRIDGE_SETUP_SYSLOG: "off",
     ...(options.venueZone === undefined ? {} : { TZ: options.venueZone }) }
-  const daemon = startDaemon(configPath, { env })
+  // Started as root, setup serves as the config's owner (nobody here): the daemon runs as the same
+  // user, as a checkout's does, so the page may signal it and both may open the console's pty.
+  giveToSetupUser(dir)
+  deviceForSetupUser(pty.daemonPath)
+  const daemon = startDaemon(configPath, { env, wrap: asSetupUser })
   res.defer(() => daemon.stop())
   await daemon.waitForLog(/status page on http/, { timeoutMs: 20_000 })
   const port = await freePort()

@@ -5,6 +5,7 @@ import { eventually } from "../../scripts/support/eventually.ts"
 import { freePort } from "../../scripts/support/free-port.ts"
 import { startScorebridge } from "../../scripts/support/scorebridge-process.ts"
 import { tempDir } from "../../scripts/support/temp-dir.ts"
+import { giveToSetupUser } from "../support/checkout-owner.ts"
 import { resources } from "../support/resources.ts"
 import { ask } from "./setup-http.ts"
 import { printedCodes } from "./setup-process-support.ts"
@@ -13,7 +14,13 @@ import { printedCodes } from "./setup-process-support.ts"
 const res = resources()
 afterEach(() => res.release())
 
-const configIn = (name: string) => writeConfig(join(tempDir(name, res), "config.yaml"), daemonConfig({ service: { baseUrl: "http://127.0.0.1:9/" }, places: [] }))
+const configIn = (name: string) => {
+  const dir = tempDir(name, res)
+  const config = writeConfig(join(dir, "config.yaml"), daemonConfig({ service: { baseUrl: "http://127.0.0.1:9/" }, places: [] }))
+  // Started as root, setup serves as the config's owner.
+  giveToSetupUser(dir)
+  return config
+}
 
 // Through a pty (script(1)) lines end in \r\n: the codes read without the line's end.
 const codesOn = (stdout: string) => [...stdout.matchAll(/^setup code: ([A-Z2-9]{4}-[A-Z2-9]{4})\r?$/gmu)].map((match) => match[1]!)

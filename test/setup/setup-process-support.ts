@@ -9,6 +9,7 @@ import { tempDir } from "../../scripts/support/temp-dir.ts"
 import { journalPath } from "../../src/setup/config/change-journal.ts"
 import { keptDirectory } from "../../src/setup/config/kept-versions.ts"
 import { setupEnvironment } from "../../src/setup/setup-environment.ts"
+import { giveToSetupUser } from "../support/checkout-owner.ts"
 import type { Resources } from "../support/resources.ts"
 import { type Answer, ask, cookieFrom } from "./setup-http.ts"
 
@@ -103,6 +104,8 @@ export const startSetupProcess = async (res: Resources, name: string, options: S
   writeFileSync(configPath, commentedConfig(sim.url))
   recorder(join(bin, "logger"), join(dir, "syslog.lines"))
   recorder(join(bin, "systemctl"), join(dir, "systemctl.lines"))
+  // Started as root, setup serves as the config's owner: the technician's checkout is theirs.
+  giveToSetupUser(dir)
   const port = await freePort()
   const setup = startScorebridge(["setup", "--config", configPath, "--port", String(port), "--unit", unit], {
     env: { PATH: `${bin}:${process.env["PATH"] ?? ""}`, CREDENTIALS_DIRECTORY: undefined, SCOREBRIDGE_TOKEN: undefined, ...options.env }

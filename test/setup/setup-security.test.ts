@@ -6,6 +6,7 @@ import { eventually } from "../../scripts/support/eventually.ts"
 import { freePort } from "../../scripts/support/free-port.ts"
 import { type ScorebridgeProcess, startScorebridge } from "../../scripts/support/scorebridge-process.ts"
 import { tempDir } from "../../scripts/support/temp-dir.ts"
+import { giveToSetupUser } from "../support/checkout-owner.ts"
 import { resources } from "../support/resources.ts"
 import { type Answer, ask, cookieFrom } from "./setup-http.ts"
 import { printedCodes } from "./setup-process-support.ts"
@@ -28,6 +29,7 @@ interface Started {
 const startSetup = async (extra: ReadonlyArray<string> = []): Promise<Started> => {
   const dir = tempDir("setup-security", res)
   const config = writeConfig(join(dir, "config.yaml"), daemonConfig({ service: { baseUrl: "http://127.0.0.1:9/" }, places: [] }))
+  giveToSetupUser(dir)
   const port = await freePort()
   const setup = startScorebridge(["setup", "--config", config, "--port", String(port), ...extra])
   res.defer(() => setup.stop())
