@@ -6,6 +6,7 @@ import { Command, Flag } from "effect/cli"
 import { bridgeVersion } from "../domain/version.ts"
 import { pinoLoggerLayer } from "../observability/logger.ts"
 import { listenAddresses } from "../setup/listen-addresses.ts"
+import { dropToConfigOwner } from "../setup/privilege/checkout-drop.ts"
 import { type DaemonReload, setupEnvironment } from "../setup/setup-environment.ts"
 import { setupRoutes } from "../setup/setup-routes.ts"
 import { serveSetup } from "../setup/setup-server.ts"
@@ -62,6 +63,9 @@ export const setupCommand = Command.make(
     if (input.port < 1 || input.port > 65535) return yield* refused("--port must be 1–65535", exitUsage)
     if (Option.isSome(input.daemonPid) && Option.isSome(input.unit)) return yield* refused("--daemon-pid and --unit name two ways to reload the daemon: give one", exitUsage)
     const environment = setupEnvironment(resolve(input.config), reloadOf(input.daemonPid, input.unit), input.lan)
+    // Started as root from a checkout: become the config's owner before anything is opened or listened on.
+    const notDropped = yield* dropToConfigOwner(environment.configPath).pipe(Effect.as(undefined), Effect.catchTag("CheckoutDropRefused", (error) => Effect.succeed(error.message)))
+    if (notDropped !== undefined) return yield* refused(notDropped, exitRefused)
     const why = unwritable(environment.configDirectory)
     if (why !== undefined) return yield* refused(why, exitRefused)
     yield* Effect.gen(function*() {
