@@ -1,16 +1,21 @@
 import { get } from "node:http"
-import { Effect, Schema } from "effect"
+import { Effect, Schema, Struct } from "effect"
 import { formatHostPort, parseHostPort } from "../domain/host-port.ts"
+import { PlaceEventJson, PlaceQueueJson, PlaceStatusJson } from "../status/json/place-json.ts"
+import { statusReader } from "../status/json/status-json.ts"
 import type { DaemonAnswer, PlaceActivity } from "./upgrade-window.ts"
 
-/** The part of the daemon's `/status.json` (src/status/status-snapshot.ts) that says whether a court may be interrupted. */
-const StatusJson = Schema.Struct({
+/**
+ * The part of the daemon's `/status.json` (its Schema, src/status/json/) that says whether a court
+ * may be interrupted: only these fields, so an older or newer bridge's other fields do not matter.
+ */
+const StatusJson = statusReader(Schema.Struct({
   places: Schema.Array(Schema.Struct({
-    key: Schema.String,
-    event: Schema.NullOr(Schema.Struct({ key: Schema.NullOr(Schema.String) })),
-    queue: Schema.Struct({ click: Schema.Int, undo: Schema.Int })
+    key: PlaceStatusJson.fields.key,
+    event: Schema.NullOr(PlaceEventJson.mapFields(Struct.pick(["key"]))),
+    queue: PlaceQueueJson.mapFields(Struct.pick(["click", "undo"]))
   }))
-})
+}))
 
 const activityOf = (status: typeof StatusJson.Type): ReadonlyArray<PlaceActivity> =>
   status.places.map((place) => ({

@@ -1,22 +1,24 @@
-import { Effect, Schema } from "effect"
+import { Effect, Schema, Struct } from "effect"
+import { AnswerJson, PlaceQueueJson } from "../status/json/place-json.ts"
+import { StatusJson as WholeStatus, statusReader, TokenStatusJson } from "../status/json/status-json.ts"
 import { fetchDaemonStatus } from "./daemon-status.ts"
 import type { DaemonObservation, Observation, ServiceReach, UnitObservation } from "./guard-rules.ts"
 import type { Look } from "./guard-watch.ts"
 import { runTool } from "./run-tool.ts"
 
-/** An answer of the service to one item, as /status.json shows it (src/status/place-tracker.ts). */
-const Answer = Schema.Struct({ state: Schema.String, at: Schema.Number })
+/** An answer of the service to one item, as /status.json shows it. */
+const Answer = AnswerJson.mapFields(Struct.pick(["state", "at"]))
 
-/** The part of the daemon's /status.json (src/status/status-snapshot.ts) that says whether it delivers. */
-const StatusJson = Schema.Struct({
-  generatedAt: Schema.Number,
+/** The part of the daemon's /status.json (its Schema, src/status/json/) that says whether it delivers. */
+const StatusJson = statusReader(Schema.Struct({
+  generatedAt: WholeStatus.fields.generatedAt,
   places: Schema.Array(Schema.Struct({
-    queue: Schema.Struct({ score: Schema.Number, click: Schema.Number, undo: Schema.Number }),
+    queue: PlaceQueueJson.mapFields(Struct.pick(["score", "click", "undo"])),
     lastEntry: Schema.NullOr(Schema.Struct({ answer: Answer })),
     lastPress: Schema.NullOr(Schema.Struct({ answer: Schema.NullOr(Answer) }))
   })),
-  token: Schema.Struct({ suspended: Schema.NullOr(Schema.String), backoffUntil: Schema.NullOr(Schema.Number) })
-})
+  token: TokenStatusJson.mapFields(Struct.pick(["suspended", "backoffUntil"]))
+}))
 const decodeStatus = Schema.decodeUnknownEffect(Schema.fromJsonString(StatusJson))
 
 // Accepted, with or without a warning: the service took the item.
