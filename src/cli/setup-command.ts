@@ -1,12 +1,17 @@
 import { accessSync, constants, existsSync } from "node:fs"
 import { hostname } from "node:os"
-import { resolve } from "node:path"
+import { dirname, resolve } from "node:path"
 import { Console, Effect, Option } from "effect"
 import { Command, Flag } from "effect/cli"
 import { bridgeVersion } from "../domain/version.ts"
 import { pinoLoggerLayer } from "../observability/logger.ts"
 import { listenAddresses } from "../setup/listen-addresses.ts"
 import { dropToConfigOwner } from "../setup/privilege/checkout-drop.ts"
+import { installedConfig, startsSetupUnit, thisMachine } from "../setup/privilege/setup-unit.ts"
+import { runSystemctl } from "../setup/privilege/systemctl.ts"
+import { launchSetupUnit, stopSetupUnit } from "../setup/privilege/unit-launcher.ts"
+import { serveAsUnit } from "../setup/privilege/unit-serving.ts"
+import { unitPortProblem } from "../setup/privilege/unit-options.ts"
 import { type DaemonReload, setupEnvironment } from "../setup/setup-environment.ts"
 import { setupRoutes } from "../setup/setup-routes.ts"
 import { serveSetup } from "../setup/setup-server.ts"
@@ -42,6 +47,51 @@ const refused = (message: string, exitCode: number) =>
     process.exitCode = exitCode
   }))
 
+interface SetupInput {
+  readonly config: string
+  readonly port: number
+  readonly lan: boolean
+  readonly daemonPid: Option.Option<number>
+  readonly unit: Option.Option<string>
+  readonly stop: boolean
+  readonly serveUnit: boolean
+}
+
+const exited = (code: Effect.Effect<number>) =>
+  Effect.flatMap(code, (exitCode) =>
+    Effect.sync(() => {
+      if (exitCode !== 0) process.exitCode = exitCode
+    }))
+
+/** Beside --serve-unit only --lan and --port: the unit's config and reload are fixed, whatever its EnvironmentFile= says. */
+const servedByUnit = (input: SetupInput) => {
+  const others = Option.isSome(input.daemonPid) || Option.isSome(input.unit) || input.stop || resolve(input.config) !== installedConfig
+  if (others) return refused(`--serve-unit takes only --lan and --port N (it always serves ${installedConfig}); start it with sudo scorebridge setup`, exitUsage)
+  const problem = unitPortProblem(input.port)
+  if (problem !== undefined) return refused(problem, exitUsage)
+  const why = unwritable(dirname(installedConfig))
+  if (why !== undefined) return refused(why, exitRefused)
+  return serveAsUnit({ lan: input.lan, port: input.port }).pipe(
+    Effect.catchTag("SetupListenError", (error) => refused(error.message, exitRefused)),
+    Effect.provide(pinoLoggerLayer("info"))
+  )
+}
+
+/** Installed, as root: the unit serves; this process only starts it and prints what it announced. */
+const launched = (input: SetupInput) => {
+  if (Option.isSome(input.daemonPid) || Option.isSome(input.unit)) {
+    return refused(`--daemon-pid and --unit are for a setup run by hand with --config FILE: the installed page reloads the bridge through scorebridge-reload.path`, exitUsage)
+  }
+  const problem = unitPortProblem(input.port)
+  if (problem !== undefined) return refused(problem, exitUsage)
+  return exited(launchSetupUnit({ lan: input.lan, port: input.port }, { systemctl: runSystemctl }))
+}
+
+const stopped = (input: SetupInput, installed: boolean) =>
+  installed
+    ? exited(stopSetupUnit({ systemctl: runSystemctl }))
+    : refused(`--stop stops the installed setup page (scorebridge-setup.service, as root: sudo scorebridge setup --stop); a setup run here stops with Ctrl-C`, exitUsage)
+
 /**
  * `scorebridge setup`: the setup page for one court after another, served until it has been idle
  * for 30 minutes. Exit 0 when it stops by itself or is stopped, 1 when it may not write the
@@ -57,9 +107,18 @@ export const setupCommand = Command.make(
       Flag.withDefault(false)
     ),
     daemonPid: Flag.Int("daemon-pid").pipe(Flag.withDescription("After a save, SIGHUP this pid (a daemon started by hand) instead of reloading the systemd unit"), Flag.optional),
-    unit: Flag.String("unit").pipe(Flag.withDescription(`After a save, systemctl reload-or-restart this unit (default ${defaultUnit})`), Flag.optional)
+    unit: Flag.String("unit").pipe(Flag.withDescription(`After a save, systemctl reload-or-restart this unit (default ${defaultUnit})`), Flag.optional),
+    stop: Flag.Boolean("stop").pipe(Flag.withDescription("Installed: stop the setup page's unit (scorebridge-setup.service) now"), Flag.withDefault(false)),
+    serveUnit: Flag.Boolean("serve-unit").pipe(
+      Flag.withDescription("The mode scorebridge-setup.service runs (not for typing): serves the installed config, announces to /run/scorebridge-setup/announce"),
+      Flag.withDefault(false)
+    )
   },
   Effect.fn("setupCommand")(function*(input) {
+    if (input.serveUnit) return yield* servedByUnit(input)
+    const installed = startsSetupUnit(thisMachine(), resolve(input.config))
+    if (input.stop) return yield* stopped(input, installed)
+    if (installed) return yield* launched(input)
     if (input.port < 1 || input.port > 65535) return yield* refused("--port must be 1–65535", exitUsage)
     if (Option.isSome(input.daemonPid) && Option.isSome(input.unit)) return yield* refused("--daemon-pid and --unit name two ways to reload the daemon: give one", exitUsage)
     const environment = setupEnvironment(resolve(input.config), reloadOf(input.daemonPid, input.unit), input.lan)
@@ -79,11 +138,13 @@ export const setupCommand = Command.make(
   })
 ).pipe(
   Command.withDescription(
-    "Serve the setup page (one court at a time, from the browser): prints its address and a one-time code to log in; stops after 30 minutes without a request"
+    "Serve the setup page (one court at a time, from the browser): prints its address and a one-time code to log in; stops after 30 minutes without use. Installed, sudo scorebridge setup starts it as scorebridge-setup.service (user scorebridge-setup, no privileges) and prints what it announced"
   ),
   Command.withExamples([
     { command: "sudo scorebridge setup", description: "On the mini-PC, or through ssh -L 8380:127.0.0.1:8380: open http://127.0.0.1:8380/" },
-    { command: "sudo scorebridge setup --lan", description: "Also on the venue network, for a phone at the court" }
+    { command: "sudo scorebridge setup --lan", description: "Also on the venue network, for a phone at the court" },
+    { command: "sudo scorebridge setup", description: "Run again while the page is up: prints a fresh code (the one before stops working)" },
+    { command: "sudo scorebridge setup --stop", description: "Installed: stop the page now" }
   ])
 )
 

@@ -6,6 +6,8 @@ export type DaemonReload =
   | { readonly _tag: "systemd"; readonly unit: string }
   /** SIGHUP to a daemon run by hand (`scorebridge run`, tests): its pid. */
   | { readonly _tag: "pid"; readonly pid: number }
+  /** The setup unit's: scorebridge-reload.path sees the config (or the token) replaced and reloads the bridge as root; the page does nothing. */
+  | { readonly _tag: "path-unit" }
   /** Nothing to reload: the page says the daemon must be started. */
   | { readonly _tag: "none" }
 

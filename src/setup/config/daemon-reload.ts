@@ -43,6 +43,18 @@ const hangup = (pid: number): ReloadOutcome => {
   }
 }
 
+/**
+ * The setup unit may not reload the bridge (no root, no D-Bus right): systemd sees the file
+ * replaced and does it, scorebridge-reload.path for the config, scorebridge-token.path (a
+ * restart: the credential is copied only at start) for the token.
+ */
+const byPathUnit = (restart: boolean): ReloadOutcome => ({
+  ok: true,
+  message: restart
+    ? "the bridge restarts by itself with the new token and config (scorebridge-token.path and scorebridge-reload.path; journalctl -u scorebridge shows it)"
+    : "the bridge reloads by itself with the new config (scorebridge-reload.path; journalctl -u scorebridge shows it)"
+})
+
 const reloaded = (environment: SetupEnvironment, restart: boolean): Promise<ReloadOutcome> => {
   const reload = environment.reload
   switch (reload._tag) {
@@ -50,6 +62,8 @@ const reloaded = (environment: SetupEnvironment, restart: boolean): Promise<Relo
       return systemctl(reload.unit, restart)
     case "pid":
       return Promise.resolve(hangup(reload.pid))
+    case "path-unit":
+      return Promise.resolve(byPathUnit(restart))
     case "none":
       return Promise.resolve({ ok: false, message: "no daemon to reload was named: start it (systemctl start scorebridge) to run the new config" })
   }

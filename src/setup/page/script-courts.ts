@@ -8,7 +8,7 @@ async function loadConfig() {
   if (!r.ok) { say("banner", errorOf(r)); return; }
   state.config = r.json; venueClock(r.json.venueClock);
   $("meta").textContent = r.json.path + (r.json.venueClock ? " · times in " + r.json.venueClock.timeZone : "");
-  const reload = { systemd: "saving reloads the bridge's service", pid: "saving reloads the running bridge", none: "no running bridge to reload: start it after saving" }[r.json.reload] || "";
+  const reload = { systemd: "saving reloads the bridge's service", pid: "saving reloads the running bridge", "path-unit": "saving reloads the bridge's service (systemd sees the file replaced)", none: "no running bridge to reload: start it after saving" }[r.json.reload] || "";
   $("config-state").textContent = (r.json.valid ? "The config is valid" : "The config has problems") + " · " + reload + ".";
   const box = clear($("config-problems"));
   (r.json.problems || []).forEach((p) => { const d = el("div"); d.appendChild(el("span", "path", p.path || "config")); d.appendChild(document.createTextNode(p.message + (p.line ? " (line " + p.line + ")" : ""))); box.appendChild(d); });
