@@ -165,8 +165,8 @@ const buildOne = (arch: Architecture): string => {
   return deb
 }
 
-/** The setup page's unit and the path unit that reloads the bridge after a save (postinst enables the path). */
-const setupUnits = ["scorebridge-setup.service", "scorebridge-reload.path", "scorebridge-reload.service"]
+/** The setup page's unit and the path units that reload the bridge after a save and restart it on a new token (postinst enables the paths). */
+const setupUnits = ["scorebridge-setup.service", "scorebridge-reload.path", "scorebridge-reload.service", "scorebridge-token.path", "scorebridge-token.service"]
 
 /** The repository's unit (written for systemd/install.sh's /opt/scorebridge), pointed at the package's paths. */
 const packagedUnit = (unit: string): string =>

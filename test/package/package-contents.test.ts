@@ -81,6 +81,8 @@ describe.each(["amd64", "arm64"] as const)("the %s package", (arch) => {
       "lib/systemd/system/scorebridge-setup.service",
       "lib/systemd/system/scorebridge-reload.path",
       "lib/systemd/system/scorebridge-reload.service",
+      "lib/systemd/system/scorebridge-token.path",
+      "lib/systemd/system/scorebridge-token.service",
       "lib/systemd/system/apt-daily-upgrade.service.d/scorebridge-upgrade-window.conf",
       "usr/share/doc/scorebridge/README.md",
       "usr/share/doc/scorebridge/copyright",
