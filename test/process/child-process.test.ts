@@ -1,26 +1,14 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Fiber, Logger } from "effect"
 import { TestClock } from "effect/testing"
-import { chmodSync, existsSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { existsSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { afterEach, beforeEach } from "vitest"
 import { runChecked, runChild, spawnChild } from "../../src/process/child-process.ts"
-import { eventually } from "../../scripts/support/eventually.ts"
 import { tempDir } from "../../scripts/support/temp-dir.ts"
+import { allGone, isRunning, wrapperPids, wrapperScript } from "./child-support.ts"
 
-/** Alive and not a zombie: an orphaned grandchild that died waits for this container's init to reap it. */
-const isRunning = (pid: number) => {
-  try {
-    process.kill(pid, 0)
-  } catch {
-    return false
-  }
-  const state = existsSync(`/proc/${pid}/stat`) ? /\) (\S)/.exec(readFileSync(`/proc/${pid}/stat`, "utf8"))?.[1] : undefined
-  return state !== undefined && state !== "Z"
-}
-
-const gone = (what: string, pids: ReadonlyArray<number>) =>
-  Effect.promise(() => eventually(what, () => (pids.every((pid) => !isRunning(pid)) ? true : undefined)))
+const gone = (what: string, pids: ReadonlyArray<number>) => Effect.promise(() => allGone(what, pids))
 
 let dir: string
 beforeEach(() => {
@@ -28,22 +16,8 @@ beforeEach(() => {
 })
 afterEach(() => rmSync(dir, { recursive: true, force: true }))
 
-/**
- * A script that writes its pid and its own child's (a `sleep`, in its process group) to files,
- * then waits: the shape of a wrapper (sudo, a shell script) around a tool.
- */
-const wrapper = (body = "") => {
-  const path = join(dir, "wrapper")
-  writeFileSync(path, `#!/bin/sh\n${body}\necho $$ > "${dir}/pid"\nsleep 30 & echo $! > "${dir}/sleep.pid"\nwait\n`)
-  chmodSync(path, 0o755)
-  return path
-}
-const pidsOf = () =>
-  Effect.promise(() =>
-    eventually("the wrapper and its sleep", () => {
-      const read = (name: string) => (existsSync(join(dir, name)) ? Number(readFileSync(join(dir, name), "utf8").trim()) : 0)
-      return read("pid") > 0 && read("sleep.pid") > 0 ? [read("pid"), read("sleep.pid")] : undefined
-    }))
+const wrapper = (body = "") => wrapperScript(dir, body)
+const pidsOf = () => Effect.promise(() => wrapperPids(dir))
 
 describe("runChild and spawnChild", () => {
   it.live("interruption of the calling fiber ends the child and its process group", () =>
