@@ -106,7 +106,8 @@ export const placeStatus = (input: PlaceStatusInput): PlaceStatus => {
     sport: place.sport ?? null,
     live: reasons.length === 0,
     reasons,
-    source: { link: board?.link ?? "buttons only", target: board?.target ?? place.buttonSources.join(", "), ...source },
+    // Only the view's two fields: a button line's own `source` is not the card's.
+    source: { link: board?.link ?? "buttons only", target: board?.target ?? place.buttonSources.join(", "), badge: source.badge, detail: source.detail },
     lastBytesAt: tracker.lastBytesAt,
     lastReadingAt: tracker.lastReading?.receivedAt ?? null,
     lastReading: tracker.lastReading,
