@@ -1,34 +1,25 @@
-import { Effect, Result, Schema } from "effect"
+import { Effect, Result, Schema, Struct } from "effect"
+import { LastClickJson, LastEntryJson, PlaceEventJson, PlaceSourceJson, PlaceStatusJson } from "../../status/json/place-json.ts"
+import { statusReader } from "../../status/json/status-json.ts"
 import { fetchDaemonStatus, statusAddress } from "../../upgrade/daemon-status.ts"
 import { ok, type SetupRoute } from "../setup-route.ts"
 import type { SetupEnvironment } from "../setup-environment.ts"
 import { currentConfig } from "./current-config.ts"
 
-const Badge = Schema.Literals(["LIVE", "NO DATA", "DISCONNECTED"])
+const placeFields = PlaceStatusJson.fields
 
-/** The part of the daemon's `/status.json` (src/status/status-snapshot.ts) the page shows after a save. */
-const StatusJson = Schema.Struct({
+/** The part of the daemon's `/status.json` (its Schema, src/status/json/) the page shows after a save: only these fields. */
+const StatusJson = statusReader(Schema.Struct({
   places: Schema.Array(Schema.Struct({
-    key: Schema.String,
-    source: Schema.Struct({ link: Schema.String, target: Schema.String, badge: Badge, detail: Schema.String }),
-    lastReadingText: Schema.NullOr(Schema.String),
-    lastEntry: Schema.NullOr(Schema.Struct({
-      answer: Schema.Struct({ state: Schema.String, detail: Schema.NullOr(Schema.String), at: Schema.Number })
-    })),
-    lastClick: Schema.NullOr(Schema.Struct({
-      pressedAt: Schema.Number,
-      outcome: Schema.NullOr(Schema.String),
-      text: Schema.String,
-      videoURL: Schema.NullOr(Schema.String)
-    })),
-    // null: not learned yet; a null key: the service said none runs (src/status/place-status.ts).
-    event: Schema.optionalKey(Schema.NullOr(Schema.Struct({
-      key: Schema.NullOr(Schema.String),
-      homeTeam: Schema.NullOr(Schema.String),
-      awayTeam: Schema.NullOr(Schema.String)
-    })))
+    key: placeFields.key,
+    source: PlaceSourceJson,
+    lastReadingText: placeFields.lastReadingText,
+    lastEntry: Schema.NullOr(LastEntryJson.mapFields(Struct.pick(["answer"]))),
+    lastClick: Schema.NullOr(LastClickJson.mapFields(Struct.pick(["pressedAt", "outcome", "text", "videoURL"]))),
+    // null: not learned yet; a null key: the service said none runs. Optional, as this reader always took it.
+    event: Schema.optionalKey(Schema.NullOr(PlaceEventJson.mapFields(Struct.pick(["key", "homeTeam", "awayTeam"]))))
   }))
-})
+}))
 
 type DaemonPlace = (typeof StatusJson.Type)["places"][number]
 
