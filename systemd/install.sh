@@ -74,6 +74,11 @@ credentials="$etc/credentials"
 token_path="$credentials/token"
 unit="$root/etc/systemd/system/scorebridge.service"
 agent_unit="$root/etc/systemd/system/scorebridge-prometheus-agent.service"
+# The setup page's unit (`sudo scorebridge setup` starts it, as user scorebridge-setup) and the two fixed
+# privileged steps a save may set off: the reload (config.yaml) and the restart (the token). As the package ships them.
+setup_units=(scorebridge-setup.service scorebridge-reload.path scorebridge-reload.service scorebridge-token.path scorebridge-token.service)
+path_units=(scorebridge-reload.path scorebridge-token.path)
+setup_user=scorebridge-setup
 # The commissioning commands (sniff, doctor, capture …) are typed at the venue: put them on PATH.
 command_link="$root/usr/local/bin/scorebridge"
 # DynamicUser keeps the state under /var/lib/private, with /var/lib/scorebridge a link to it.
@@ -89,16 +94,44 @@ systemctl_() {
   if [[ -n "$root" ]]; then echo "(--root: skipped) systemctl $*"; else run systemctl "$@"; fi
 }
 
+# The page's own system user (no home, no shell), as the package's postinst makes it; under --root only
+# when that root has a passwd of its own (an image build).
+make_setup_user() {
+  if [[ -n "$root" ]]; then
+    [[ -f "$root/etc/passwd" ]] || return 0
+    grep -q "^$setup_user:" "$root/etc/passwd" && return 0
+    run useradd --prefix "$root" --system --user-group --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin "$setup_user"
+  else
+    getent passwd "$setup_user" >/dev/null && return 0
+    run useradd --system --user-group --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin "$setup_user"
+  fi
+}
+
+# The page writes the config, its kept versions, the change journal and the token as that user, so it owns them;
+# the config stays 0644 (the daemon's DynamicUser reads it), the token 0600 (systemd reads it for the daemon).
+own_setup_files() {
+  local owner
+  owner=$(grep "^$setup_user:" "$root/etc/passwd" 2>/dev/null | cut -d: -f3,4 || true)
+  [[ -n "$owner" ]] || return 0
+  run chown "$owner" "$etc" "$credentials"
+  for file in "$etc/config.yaml" "$etc/config-changes.log" "$token_path" "$credentials/token.origin"; do
+    if [[ -f "$file" ]]; then run chown "$owner" "$file"; fi
+  done
+  if [[ -d "$etc/config.yaml.previous" ]]; then run chown -R "$owner" "$etc/config.yaml.previous"; fi
+}
+
 if [[ -n "$uninstall" ]]; then
-  if [[ -z "$root" ]]; then systemctl_ disable --now scorebridge.service || true; fi
+  if [[ -z "$root" ]]; then systemctl_ disable --now scorebridge.service "${path_units[@]}" || true; fi
+  if [[ -z "$root" ]]; then systemctl_ stop scorebridge-setup.service || true; fi
   if [[ -z "$root" && -f "$agent_unit" ]]; then systemctl_ disable --now scorebridge-prometheus-agent.service || true; fi
-  run rm -f "$unit" "$agent_unit"
+  run rm -f "$unit" "$agent_unit" "${setup_units[@]/#/$root/etc/systemd/system/}" "$root/run/scorebridge-setup.env"
   # Only our own link: a scorebridge installed there by other means is not ours to remove.
   if [[ "$(readlink "$command_link" 2>/dev/null)" == /opt/scorebridge/bin/scorebridge ]]; then run rm -f "$command_link"; fi
   systemctl_ daemon-reload
   run rm -rf "$opt"
   if [[ -n "$purge" ]]; then
     run rm -rf "$etc" "${state_dirs[@]}"
+    if [[ -z "$root" ]] && getent passwd "$setup_user" >/dev/null; then run userdel "$setup_user" || true; fi
   else
     echo "kept: $etc (config, token) and ${state_dirs[0]} (outbox); --purge removes them"
   fi
@@ -169,12 +202,18 @@ fi
 token=""
 umask 022
 
-# --- the unit ---
+# --- the setup page's user and what it writes ---
+make_setup_user
+own_setup_files
+
+# --- the units ---
 run install -d -m 0755 "$(dirname "$unit")"
 run install -m 0644 "$here/scorebridge.service" "$unit"
+for setup_unit in "${setup_units[@]}"; do run install -m 0644 "$here/$setup_unit" "$root/etc/systemd/system/$setup_unit"; done
 systemctl_ daemon-reload
-systemctl_ enable scorebridge.service
+systemctl_ enable scorebridge.service "${path_units[@]}"
 # restart, not start: an upgrade must run the new files.
+systemctl_ restart "${path_units[@]}"
 systemctl_ restart scorebridge.service
 
 # --- the Prometheus agent (a fleet's venue): config and credential written on every run that names it ---
