@@ -1,6 +1,6 @@
-import { execFile } from "node:child_process"
 import { Clock, Context, Effect, Layer } from "effect"
 import { OutboxHealth } from "../delivery/outbox.ts"
+import { runChecked } from "../process/child-process.ts"
 import { RateBudget } from "../delivery/rate-budget.ts"
 import { Scheduler } from "../delivery/scheduler.ts"
 
@@ -33,22 +33,15 @@ const sendTimeoutMs = 8_000
  * Node cannot send on a unix datagram socket, so each message goes through a `systemd-notify`
  * child. It is not the main PID, hence `NotifyAccess=all` in the unit; systemd-notify waits until
  * PID 1 has processed the message, so the message is attributed to the unit although its sender
- * then exits.
+ * then exits. It is given the socket and nothing else of ours (a tool's environment: PATH, locale).
  */
-const sendThroughChild = (fields: Readonly<Record<string, string>>): Effect.Effect<void> =>
-  Effect.callback<void>((resume) => {
-    const args = Object.entries(fields).map(([name, value]) => `${name}=${oneLine(value)}`)
-    const child = execFile("systemd-notify", args, { timeout: sendTimeoutMs }, (error, _stdout, stderr) => {
-      resume(
-        error === null
-          ? Effect.void
-          : Effect.logWarning(`systemd-notify ${Object.keys(fields).join(",")} failed: ${oneLine(stderr) || error.message}`)
-      )
-    })
-    return Effect.sync(() => {
-      child.kill()
-    })
-  })
+const sendThroughChild = (socket: string, fields: Readonly<Record<string, string>>): Effect.Effect<void> => {
+  const args = Object.entries(fields).map(([name, value]) => `${name}=${oneLine(value)}`)
+  const failed = (why: string) => Effect.logWarning(`systemd-notify ${Object.keys(fields).join(",")} failed: ${oneLine(why)}`)
+  return runChecked("systemd-notify", args, { timeoutMs: sendTimeoutMs, env: { NOTIFY_SOCKET: socket } }).pipe(
+    Effect.matchEffect({ onFailure: (error) => failed(error.message), onSuccess: () => Effect.void })
+  )
+}
 
 /** Readiness, status and watchdog messages to systemd; every send is a no-op outside a notify unit. */
 export class SystemdNotify extends Context.Service<SystemdNotify, {
@@ -59,7 +52,7 @@ export class SystemdNotify extends Context.Service<SystemdNotify, {
     const settings = notifySettings()
     return SystemdNotify.of({
       settings,
-      send: (fields) => settings === undefined ? Effect.void : sendThroughChild(fields)
+      send: (fields) => settings === undefined ? Effect.void : sendThroughChild(settings.socket, fields)
     })
   })
 }
