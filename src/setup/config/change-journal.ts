@@ -1,6 +1,7 @@
-import { execFile } from "node:child_process"
 import { appendFile, readFile } from "node:fs/promises"
 import { join } from "node:path"
+import { Effect } from "effect"
+import { runChild } from "../../process/child-process.ts"
 import type { SetupEnvironment } from "../setup-environment.ts"
 
 /** One change made through the setup page. Keys and places only: never a value, so never a secret. */
@@ -29,9 +30,7 @@ const syslogOff = (): boolean => process.env["SCOREBRIDGE_SETUP_SYSLOG"] === "of
 const toSyslog = (line: string): Promise<void> =>
   syslogOff()
     ? Promise.resolve()
-    : new Promise((resolve) => {
-      execFile("logger", ["-t", "scorebridge-setup", "--", line], { timeout: 2_000 }, () => resolve())
-    })
+    : Effect.runPromise(runChild("logger", ["-t", "scorebridge-setup", "--", line], { timeoutMs: 2_000 }).pipe(Effect.ignore))
 
 /** Appends the change to `<configDir>/config-changes.log` (one JSON line) and syslog. */
 export const recordChange = async (environment: SetupEnvironment, entry: Omit<JournalEntry, "at">, now = new Date()): Promise<JournalEntry> => {
