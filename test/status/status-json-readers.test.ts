@@ -1,3 +1,4 @@
+import { createServer } from "node:http"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Effect, Schema } from "effect"
@@ -88,5 +89,26 @@ describe("the readers of /status.json on a real daemon's answer", () => {
     })
     expect(view.places[0]!["reading"]).toMatch(/^3–1 · period 1/u)
     expect(view.places[1]).toMatchObject({ key: "court-2", light: "DISCONNECTED", event: { open: null } })
+  })
+
+  it("an older or newer bridge's answer reads the same: fields a reader does not read may be missing, unknown ones are ignored", async () => {
+    const other = {
+      ...served,
+      firmware: "next",
+      places: served.places.map(({ race: _race, decoder: _decoder, ...place }) => ({
+        ...place,
+        camera: { angles: 2 },
+        queue: { score: place.queue.score, click: place.queue.click, undo: place.queue.undo, spool: 0 },
+        event: place.event === null ? null : { key: place.event.key, homeTeam: place.event.homeTeam, awayTeam: place.event.awayTeam }
+      }))
+    }
+    const server = createServer((_req, response) => response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(other)))
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+    res.defer(() => new Promise<void>((resolve) => server.close(() => resolve())))
+    const address = server.address()
+    const at = `127.0.0.1:${typeof address === "object" && address !== null ? address.port : 0}`
+    expect(await Effect.runPromise(askDaemon(at))).toEqual(await Effect.runPromise(askDaemon(listen)))
+    const seen = await Effect.runPromise(lookAtSystem({ statusListen: at, serviceUrl: `http://127.0.0.1:${await freePort()}`, systemd: false }))
+    expect(seen.daemon).not.toBeNull()
   })
 })
