@@ -36,9 +36,9 @@ const configIn = (r: Resources, name: string, owner: number): string => {
   return config
 }
 
-const startSetup = async (r: Resources, config: string) => {
+const startSetup = async (r: Resources, config: string, env: Readonly<Record<string, string>> = {}) => {
   const port = await freePort()
-  const setup = startScorebridge(["setup", "--config", config, "--port", String(port), "--unit", "scorebridge-test.service"])
+  const setup = startScorebridge(["setup", "--config", config, "--port", String(port), "--unit", "scorebridge-test.service"], { env })
   r.defer(() => setup.stop())
   return { setup, port }
 }
@@ -63,8 +63,8 @@ const threadFields = (pid: number, name: string): ReadonlyArray<string> =>
     return `${tid} ${line?.slice(name.length + 1).trim().split(/\s+/u).join(" ")}`
   })
 
-const expectRefused = async (config: string, message: RegExp) => {
-  const { setup, port } = await startSetup(res, config)
+const expectRefused = async (config: string, message: RegExp, env: Readonly<Record<string, string>> = {}) => {
+  const { setup, port } = await startSetup(res, config, env)
   expect(await outcome(setup), setup.stdout()).toBe("exited")
   expect((await setup.exited).code).toBe(1)
   expect(setup.stderr()).toMatch(message)
@@ -115,5 +115,10 @@ describe.skipIf(!asRoot)("sudo scorebridge setup --config FILE from a checkout (
     chownSync(etc, 0, 0)
     chmodSync(etc, 0o777)
     await expectRefused(config, /etc may be written by others than .*config\.yaml's owner \(uid 65534\)/u)
+  })
+
+  it("nobody's config with libuv's io_uring asked for (it would keep root's rights past setuid): refused, nothing listening", async () => {
+    const config = configIn(res, "checkout-drop-io-uring", nobody)
+    await expectRefused(config, /^UV_USE_IO_URING is set: libuv's io_uring would keep root's rights after the drop \(CVE-2024-22017\)\. Unset it and start setup again$/mu, { UV_USE_IO_URING: "1" })
   })
 })
