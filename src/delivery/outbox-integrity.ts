@@ -1,6 +1,7 @@
 import type { DatabaseSync } from "node:sqlite"
 import { Clock, Effect, Ref } from "effect"
-import { describeFailure } from "./outbox-errors.ts"
+import { describeEnd, lastLine } from "../process/child-errors.ts"
+import { runChild } from "../process/child-process.ts"
 
 /**
  * Whether the outbox file is sound. SQLite's quick_check reads every page of the file, which grows
@@ -90,37 +91,32 @@ const reportOf = (stdout: string): CheckReport => {
   return { error: `the check answered ${JSON.stringify(stdout.slice(0, 200))}` }
 }
 
-/** How long a close waits for a check it stopped to end. */
-const stopWaitMs = 3_000
+/** A check that has not answered by then is stuck (a lock held outside, a hung disk): nothing is known. */
+const checkTimeoutMs = 5 * 60_000
 
 /**
  * The full check in a child process of the same node: the file's pages pass through its memory,
  * not the daemon's (a worker thread left the daemon 2.5–6 MB more resident), and its locks on the
  * file are its own (closing a descriptor of the file drops every lock of the process that closes
  * it, so a thread's read would lose its locks when the outbox closes its files). Interrupted (the
- * outbox closing), the child is stopped and, for a while, waited for.
+ * outbox closing), the child is stopped (src/process: SIGTERM, then SIGKILL) before the close goes on.
  */
-const inChild = (file: string): Effect.Effect<CheckReport> =>
-  Effect.callback<CheckReport>((resume) => {
-    const { execFile } = process.getBuiltinModule("node:child_process")
-    const counted = `SELECT place, kind, state, event_key, COUNT(*) AS count FROM items ${byKey}`
-    const kept = `SELECT place, kind, state, event_key, SUM(count) AS count FROM item_counts ${byKey}`
-    const child = execFile(
-      process.execPath,
-      // Its JavaScript is a few lines: without the JIT, it takes less memory.
-      ["--jitless", "-e", checkScript, file, counted, kept],
-      { maxBuffer: 1024 * 1024 },
-      (error, stdout, stderr) => {
-        const said = `${stderr}`.trim().split("\n").at(-1) ?? ""
-        resume(Effect.succeed(error === null ? reportOf(`${stdout}`) : { error: said === "" ? describeFailure(error) : said }))
-      }
-    )
-    const exited = new Promise<void>((done) => child.once("exit", () => done()))
-    return Effect.promise(() => {
-      child.kill()
-      return exited
-    }).pipe(Effect.timeoutOption(stopWaitMs), Effect.asVoid)
-  })
+const inChild = (file: string): Effect.Effect<CheckReport> => {
+  const counted = `SELECT place, kind, state, event_key, COUNT(*) AS count FROM items ${byKey}`
+  const kept = `SELECT place, kind, state, event_key, SUM(count) AS count FROM item_counts ${byKey}`
+  // Its JavaScript is a few lines: without the JIT, it takes less memory.
+  return runChild(process.execPath, ["--jitless", "-e", checkScript, file, counted, kept], { timeoutMs: checkTimeoutMs, outputCap: 1024 * 1024 }).pipe(
+    Effect.map((ran): CheckReport => {
+      if (ran.exitCode === 0) return reportOf(ran.stdout)
+      const said = lastLine(ran.stderr)
+      return { error: said === "" ? `the check ${describeEnd(ran)}` : said }
+    }),
+    Effect.catchTags({
+      ChildStartError: (error) => Effect.succeed<CheckReport>({ error: error.message }),
+      ChildTimedOut: (error) => Effect.succeed<CheckReport>({ error: error.message })
+    })
+  )
+}
 
 /** What the report means for the file, and the line it is worth in the log. */
 const verdict = (file: string, report: CheckReport, now: number) => {

@@ -1,10 +1,11 @@
 /**
  * What a child inherits when its place names no environment: what any tool needs to be found and
- * to speak (PATH, locale, time zone, home), and nothing else of the daemon's. The daemon's own
+ * to speak (PATH, locale, time zone, home) and glibc's allocator settings (bin/scorebridge's
+ * MALLOC_ARENA_MAX keeps a node child small too), and nothing else of the daemon's. The daemon's own
  * variables may hold a secret (`token: { env: NAME }` names any variable), which gpiomon, logger
  * or systemd-notify have no use for.
  */
-const toolVariables = /^(?:PATH|HOME|USER|LOGNAME|LANG|LANGUAGE|LC_[A-Z]+|TZ|TMPDIR)$/u
+const toolVariables = /^(?:PATH|HOME|USER|LOGNAME|LANG|LANGUAGE|LC_[A-Z]+|TZ|TMPDIR|MALLOC_[A-Z_]+)$/u
 
 /** `inherit: "tool"`: the variables above; `"all"`: the whole environment (a package manager's scripts). */
 export type Inherit = "tool" | "all"

@@ -92,8 +92,11 @@ describe("runChild and spawnChild", () => {
       assert.strictEqual(none.stdout, "")
     }))
 
-  it.live("a child gets PATH and the locale but none of our other variables unless asked, and what its place sets", () =>
+  it.live("a child gets PATH, the locale and the allocator's settings but none of our other variables unless asked, and what its place sets", () =>
     Effect.gen(function*() {
+      const arenas = process.env["MALLOC_ARENA_MAX"]
+      process.env["MALLOC_ARENA_MAX"] = "2"
+      yield* Effect.addFinalizer(() => Effect.sync(() => arenas === undefined ? delete process.env["MALLOC_ARENA_MAX"] : void (process.env["MALLOC_ARENA_MAX"] = arenas)))
       process.env["SCOREBRIDGE_CHILD_TEST_SECRET"] = "hunter2"
       const variables = (inherit?: "all") =>
         runChild("env", [], { timeoutMs: 5_000, env: { SET_BY_PLACE: "yes" }, ...(inherit === undefined ? {} : { inherit }) }).pipe(
@@ -102,6 +105,7 @@ describe("runChild and spawnChild", () => {
       const tool = yield* variables().pipe(Effect.ensuring(Effect.sync(() => delete process.env["SCOREBRIDGE_CHILD_TEST_SECRET"])))
       assert.strictEqual(tool["PATH"], process.env["PATH"])
       assert.strictEqual(tool["SET_BY_PLACE"], "yes")
+      assert.strictEqual(tool["MALLOC_ARENA_MAX"], "2")
       assert.isUndefined(tool["SCOREBRIDGE_CHILD_TEST_SECRET"])
       process.env["SCOREBRIDGE_CHILD_TEST_SECRET"] = "hunter2"
       const all = yield* variables("all").pipe(Effect.ensuring(Effect.sync(() => delete process.env["SCOREBRIDGE_CHILD_TEST_SECRET"])))
