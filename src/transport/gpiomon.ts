@@ -1,6 +1,7 @@
-import { Clock, Deferred, Effect, Queue, Result, Schema, Stream } from "effect"
-import { type ChildProcess, execFile, spawn } from "node:child_process"
+import { Clock, Effect, Fiber, Queue, Result, Schema, Stream } from "effect"
 import type { LinkState, ReceivedChunk } from "../domain/received.ts"
+import { type ChildStartError, describeEnd } from "../process/child-errors.ts"
+import { runChild, spawnChild } from "../process/child-process.ts"
 import { superviseLink } from "./link-supervisor.ts"
 
 export interface GpiomonOptions {
@@ -36,7 +37,7 @@ export const parseGpiomonVersion = (text: string): 1 | 2 | undefined => {
   return major === undefined ? undefined : Number(major) <= 1 ? 1 : 2
 }
 
-/** How long a terminated gpiomon gets to exit before it is killed. */
+/** How long a stopped gpiomon gets between SIGTERM and SIGKILL. */
 const termGraceMs = 1_000
 /** Data still in the pipe when gpiomon exits is awaited this long; a stray grandchild may hold it open. */
 const drainAfterExitMs = 1_000
@@ -86,94 +87,63 @@ interface Sinks {
 }
 
 const detectVersion = (command: string) =>
-  Effect.callback<1 | 2, GpiomonStartError>((done) => {
-    const fail = (message: string) => done(Effect.fail(new GpiomonStartError({ command, message })))
-    const child = execFile(command, ["--version"], { timeout: 5_000 }, (err, stdout, stderr) => {
-      const detected = parseGpiomonVersion(`${stdout}\n${stderr}`)
-      if (detected !== undefined) done(Effect.succeed(detected))
-      else if (err !== null && !isExitCode(err)) fail(describeStartError(command, err))
-      else fail(`cannot tell the libgpiod version from \`${command} --version\`; configure version 1 or 2`)
+  runChild(command, ["--version"], { timeoutMs: 5_000 }).pipe(
+    Effect.mapError((error) => new GpiomonStartError({ command, message: error._tag === "ChildStartError" ? describeStartError(command, error) : error.message })),
+    Effect.flatMap((ran) => {
+      const detected = parseGpiomonVersion(`${ran.stdout}\n${ran.stderr}`)
+      if (detected !== undefined) return Effect.succeed(detected)
+      return Effect.fail(new GpiomonStartError({ command, message: `cannot tell the libgpiod version from \`${command} --version\`; configure version 1 or 2` }))
     })
-    return Effect.sync(() => child.kill("SIGKILL"))
-  })
+  )
 
-/** One gpiomon process, from start to exit; returns why it ended. */
+/** What gpiomon said last on stderr, and the start of a line not yet ended. */
+interface Said {
+  last: string
+  partial: string
+}
+
+/**
+ * One gpiomon process, from start to exit; returns why it ended. The session's scope closing
+ * stops it with its process group (src/process: SIGTERM, then SIGKILL after 1 s).
+ */
 const runSession = Effect.fnUntraced(function*(
   command: string,
   args: Array<string>,
   connected: Effect.Effect<void>,
   sinks: Sinks
 ) {
-  const ended = yield* Deferred.make<string>()
+  const started = yield* Effect.result(spawnChild(command, args, { stopGraceMs: termGraceMs }))
+  if (Result.isFailure(started)) return describeStartError(command, started.failure)
+  const child = started.success
   const clock = yield* Clock.Clock
-  const started = yield* Effect.result(Effect.acquireRelease(start(command, args, sinks, ended, clock), stop))
-  if (Result.isFailure(started)) return started.failure.message
+  const said: Said = { last: "", partial: "" }
+  // Stamped first thing: with `-E realtime` the edge time is gpiomon's, but v1 and monotonic times lean on it.
+  const stdout = yield* Effect.forkScoped(
+    Stream.runForEach(child.stdout, (bytes) => Effect.sync(() => sinks.chunk({ bytes, receivedAt: clock.currentTimeMillisUnsafe() })))
+  )
+  const stderr = yield* Effect.forkScoped(readStderr(child.stderr, sinks.stderr, said))
   yield* connected
   yield* Effect.logDebug(`started ${command} ${args.join(" ")}`)
-  return yield* Deferred.await(ended)
+  const end = yield* child.ended
+  // Its output read to the end, so the last edges are delivered before the restart; a while only.
+  yield* Effect.timeoutOption(Fiber.awaitAll([stdout, stderr]), drainAfterExitMs)
+  const last = said.last || said.partial.trim()
+  return `${command} ${describeEnd(end)}${last.length > 0 ? `: ${last}` : ""}`
 })
 
-const start = (command: string, args: Array<string>, sinks: Sinks, ended: Deferred.Deferred<string>, clock: Clock.Clock) =>
-  Effect.callback<ChildProcess, GpiomonStartError>((done) => {
-    const child = spawn(command, args, { stdio: ["ignore", "pipe", "pipe"], detached: true })
-    let spawned = false
-    let lastStderr = ""
-    let partial = ""
-    const end = (reason: string) => Deferred.doneUnsafe(ended, Effect.succeed(reason))
-    // Stamped first thing: with `-E realtime` the edge time is gpiomon's, but v1 and monotonic times lean on it.
-    child.stdout!.on("data", (bytes: Buffer) => sinks.chunk({ bytes, receivedAt: clock.currentTimeMillisUnsafe() }))
-    child.stderr!.on("data", (bytes: Buffer) => {
-      const pieces = (partial + bytes.toString("utf8")).split("\n")
-      partial = pieces.pop()!.slice(0, maxStderrLineChars)
+/** gpiomon's stderr as lines (each cut at 500 characters, a line without an end too), its last one kept. */
+const readStderr = (bytes: Stream.Stream<Uint8Array>, sink: (line: string) => void, said: Said) =>
+  Stream.runForEach(Stream.decodeText(bytes), (text) =>
+    Effect.sync(() => {
+      const pieces = (said.partial + text).split("\n")
+      said.partial = pieces.pop()!.slice(0, maxStderrLineChars)
       for (const piece of pieces) {
         const line = piece.trim().slice(0, maxStderrLineChars)
         if (line.length === 0) continue
-        lastStderr = line
-        sinks.stderr(line)
+        said.last = line
+        sink(line)
       }
-    })
-    child.on("spawn", () => {
-      spawned = true
-      done(Effect.succeed(child))
-    })
-    child.on("error", (err) => {
-      if (!spawned) done(Effect.fail(new GpiomonStartError({ command, message: describeStartError(command, err) })))
-      else end(`${command} failed: ${err.message}`)
-    })
-    const exited = (code: number | null, signal: NodeJS.Signals | null) => {
-      const how = signal === null ? `exited with code ${code}` : `was ended by ${signal}`
-      const said = (lastStderr || partial.trim()).length > 0 ? `: ${lastStderr || partial.trim()}` : ""
-      end(`${command} ${how}${said}`)
-    }
-    // `close` comes once stdout is drained too, so the last edges are delivered before the restart.
-    child.on("close", exited)
-    child.on("exit", (code, signal) => setTimeout(() => exited(code, signal), drainAfterExitMs).unref())
-  })
-
-/** SIGTERM to gpiomon's process group, SIGKILL if it is still there after the grace period. */
-const stop = (child: ChildProcess) =>
-  Effect.gen(function*() {
-    const exit = Effect.callback<void>((done) => {
-      if (child.exitCode !== null || child.signalCode !== null) done(Effect.void)
-      else child.once("exit", () => done(Effect.void))
-    })
-    signalGroup(child, "SIGTERM")
-    const gone = yield* Effect.timeoutOption(exit, termGraceMs)
-    if (gone._tag === "None") {
-      yield* Effect.logWarning(`gpiomon ignored SIGTERM for ${termGraceMs} ms; killing it`)
-    }
-    // Also reaches anything the command left behind in its group, whether or not it exited itself.
-    signalGroup(child, "SIGKILL")
-    yield* Effect.timeoutOption(exit, termGraceMs)
-  })
-
-const signalGroup = (child: ChildProcess, signal: NodeJS.Signals) => {
-  try {
-    process.kill(-child.pid!, signal)
-  } catch {
-    // ESRCH: the group is already gone.
-  }
-}
+    }))
 
 /** gpiomon's stderr in the log, at most a few lines a minute: a failing line can repeat for hours. */
 const logStderr = Effect.fnUntraced(function*(lines: Queue.Dequeue<string>) {
@@ -200,11 +170,8 @@ const logStderr = Effect.fnUntraced(function*(lines: Queue.Dequeue<string>) {
   }
 })
 
-const isExitCode = (err: Error): boolean => typeof (err as NodeJS.ErrnoException & { code?: unknown }).code === "number"
-
-const describeStartError = (command: string, err: Error): string => {
-  const code = (err as NodeJS.ErrnoException).code
-  if (code === "ENOENT") return `${command} not found: apt-get install gpiod`
-  if (code === "EACCES") return `${command} cannot be run: permission denied`
-  return `${command} cannot be started: ${err.message}`
+const describeStartError = (command: string, error: ChildStartError): string => {
+  if (error.reason === "not-found") return `${command} not found: apt-get install gpiod`
+  if (error.reason === "permission-denied") return `${command} cannot be run: permission denied`
+  return error.message
 }
