@@ -21,6 +21,14 @@ module.exports = {
       comment: "Two parts that reach each other: what both need belongs in a part below them (often src/domain).",
       from: { pathNot: "^(test|bench|scripts)(/|$)" },
       to: { circular: true }
+    },
+    {
+      name: "browser-page-takes-types",
+      severity: "error",
+      comment: "The setup page's script runs in the browser (bundled into /setup.js): it takes the routes' shapes as types only, "
+        + "and values only from its own folder or from a module that needs neither Node nor Effect (src/timeline/time-ticks.ts).",
+      from: { path: "^src/setup/page/browser/" },
+      to: { pathNot: ["^src/setup/page/browser/", "^src/timeline/time-ticks\\.ts$"], dependencyTypesNot: ["type-only"] }
     }
   ],
   options: {

@@ -10,7 +10,13 @@ import { courtOverlayPreview } from "./court-overlay-preview.ts"
 
 const notFound = problem(404, "no such button capture (it ended, or ran 2 minutes without being asked about): start listening again")
 
-/** `{ pressed }` once a press was seen, else `{ waiting: true }` with how each link is doing. */
+/** `GET /api/buttons/listen/:id`'s answer: `{ pressed }` once a press was seen, else `{ waiting: true }` with how each link is doing. */
+export type CaptureView = ReturnType<typeof captureView>
+/** `POST /api/buttons/listen`'s answer: the capture to poll. */
+export interface CaptureStarted { readonly id: string }
+/** `GET /api/buttons/devices`'s answer: the input devices and GPIO chips a capture may open. */
+export type ButtonDevicesAnswer = Effect.Success<ReturnType<typeof listButtonDevices>>
+
 const captureView = (state: CaptureState) =>
   state.pressed !== undefined
     ? { pressed: state.pressed }
@@ -21,7 +27,7 @@ const start = (environment: SetupEnvironment, table: CaptureTable) => (request: 
     const plan = yield* planCapture(environment, request.body)
     if ("status" in plan) return plan
     const id = yield* table.start(request.session, plan)
-    return ok({ id })
+    return ok({ id } satisfies CaptureStarted)
   })
 
 /**

@@ -42,6 +42,14 @@ const teamPreview = (place: PlaceConfig, team: PreviewTeam, sample: typeof Previ
   return { team, text: textOf(overlay, problems), overlay, problems, lines }
 }
 
+/** What the page sends to `POST /api/overlay-preview`. */
+export type OverlayPreviewBody = typeof PreviewRequest.Encoded
+/** `POST /api/overlay-preview`'s answer: each team's overlay as a click would send it. */
+export interface OverlayPreviewAnswer {
+  readonly place: string
+  readonly teams: ReadonlyArray<ReturnType<typeof teamPreview>>
+}
+
 /**
  * What `scorebridge overlay-preview` checks and prints for each team of a place the page is
  * editing (not yet saved): the overlay a click would send with sample values, the service's rules
@@ -53,5 +61,5 @@ export const courtOverlayPreview = (body: unknown): SetupReply => {
   const place = Schema.decodeUnknownResult(Place)(request.success.place, strict)
   if (Result.isFailure(place)) return problem(422, `the place does not load: ${problemsOf(place.failure.issue, ["place"]).join("; ")}`)
   const teams = (["home", "away"] as const).map((team) => teamPreview(place.success, team, request.success.sample))
-  return ok({ place: place.success.key, teams })
+  return ok({ place: place.success.key, teams } satisfies OverlayPreviewAnswer)
 }

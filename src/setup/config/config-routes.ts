@@ -4,6 +4,8 @@ import { ok, problem, type SetupReply, type SetupRequest, type SetupRoute } from
 import type { SetupEnvironment } from "../setup-environment.ts"
 import { recentChanges, recordChange } from "./change-journal.ts"
 import { type ConfigChange, makeSaveLock, prepareChange, previewDiff, type Saved, saveChange } from "./config-save.ts"
+import type { ConfigProblem } from "../../config/load.ts"
+import type { ReloadOutcome } from "./daemon-reload.ts"
 import { originOf } from "../../config/urls.ts"
 import { readConfigFile } from "./config-document.ts"
 import { configView } from "./config-view.ts"
@@ -35,6 +37,33 @@ const ChangeBody = Schema.Struct({
   // Given again when the service's address changes, or the stored token is dropped.
   token: Schema.optionalKey(Schema.String)
 })
+
+/** What the page sends to `POST /api/preview` and `POST /api/save` (src/setup/page/browser/ builds it). */
+export type ChangeBody = typeof ChangeBody.Encoded
+
+/** `POST /api/preview`'s answer. */
+export interface PreviewAnswer {
+  readonly valid: boolean
+  readonly problems: ReadonlyArray<ConfigProblem>
+  readonly diff: string
+  readonly fingerprint: string
+  readonly secrets: ReadonlyArray<string>
+}
+
+/** `POST /api/save`'s answer once written; a 422 is a {@link RefusedAnswer}. */
+export type SavedAnswer = Pick<Extract<Saved, { readonly _tag: "Saved" }>, "fingerprint" | "kept" | "reload" | "secrets"> & { readonly saved: true }
+
+/** A 422 of `POST /api/preview` or `POST /api/save`: nothing written, and why. */
+export interface RefusedAnswer {
+  readonly error: string
+  readonly problems: ReadonlyArray<ConfigProblem>
+}
+
+/** `POST /api/token`'s answer: `reload` when a bridge that reads the stored token was restarted with it. */
+export interface TokenAnswer {
+  readonly stored: true
+  readonly reload?: ReloadOutcome
+}
 
 /** The request's change, or what is wrong with it in words. */
 const changeOf = (body: unknown): Effect.Effect<ConfigChange, string> =>
@@ -70,13 +99,13 @@ const savedReply = (saved: Saved): SetupReply => {
     case "Conflict":
       return conflict(saved.fingerprint)
     case "Refused":
-      return { status: 422, json: { error: saved.reason, problems: saved.problems } }
+      return { status: 422, json: { error: saved.reason, problems: saved.problems } satisfies RefusedAnswer }
     case "Invalid":
-      return { status: 422, json: { error: "the config would not be valid: nothing was written", problems: saved.problems } }
+      return { status: 422, json: { error: "the config would not be valid: nothing was written", problems: saved.problems } satisfies RefusedAnswer }
     case "Failed":
       return problem(500, saved.error)
     case "Saved":
-      return ok({ saved: true, fingerprint: saved.fingerprint, kept: saved.kept, reload: saved.reload, secrets: saved.secrets })
+      return ok({ saved: true, fingerprint: saved.fingerprint, kept: saved.kept, reload: saved.reload, secrets: saved.secrets } satisfies SavedAnswer)
   }
 }
 
@@ -88,10 +117,10 @@ const preview = (environment: SetupEnvironment, token: TokenState) => (request: 
     Effect.gen(function*() {
       const prepared = yield* prepareChange(environment, change, token.credential)
       if (prepared._tag === "Conflict") return conflict(prepared.fingerprint)
-      if (prepared._tag === "Refused") return { status: 422, json: { error: prepared.reason, problems: prepared.problems } }
+      if (prepared._tag === "Refused") return { status: 422, json: { error: prepared.reason, problems: prepared.problems } satisfies RefusedAnswer }
       const diff = yield* previewDiff(environment, prepared)
       const secrets = prepared.secrets.notes.map((note) => note.replace(/ (was|were) dropped/u, " will be dropped"))
-      return ok({ valid: prepared.problems.length === 0, problems: prepared.problems, diff, fingerprint: prepared.current.fingerprint, secrets })
+      return ok({ valid: prepared.problems.length === 0, problems: prepared.problems, diff, fingerprint: prepared.current.fingerprint, secrets } satisfies PreviewAnswer)
     }).pipe(Effect.catch((error: string) => Effect.succeed(problem(500, error)))))
 
 const save = (environment: SetupEnvironment, token: TokenState, lock = makeSaveLock()) => (request: SetupRequest) =>
@@ -120,7 +149,7 @@ const storeTokenRoute = (environment: SetupEnvironment, token: TokenState) => (r
     catch: (cause) => problem(500, `the token could not be stored in ${environment.credentialsDirectory}: ${(cause as NodeJS.ErrnoException).code ?? "unknown error"}`)
   }).pipe(
     Effect.andThen(() => restartOnNewToken(environment, token)),
-    Effect.map((reload) => ok(reload === undefined ? { stored: true } : { stored: true, reload })),
+    Effect.map((reload) => ok((reload === undefined ? { stored: true } : { stored: true, reload }) satisfies TokenAnswer)),
     Effect.catch((reply) => Effect.succeed(reply))
   )
 }

@@ -18,6 +18,9 @@ export interface SetupCheck {
   readonly skipped?: true
 }
 
+/** `GET /api/checks`'s answer. */
+export interface ChecksAnswer { readonly checks: ReadonlyArray<SetupCheck> }
+
 /**
  * Doctor's line `serial /dev/ttyUSB0: readable and writable` as title and detail. A check doctor
  * skipped (the clock not compared, places not looked up without companyKey) is a warning on the
@@ -66,12 +69,12 @@ export const checksRoute = (environment: SetupEnvironment): SetupRoute => ({
       const loaded = yield* currentConfig(environment)
       if (Result.isFailure(loaded)) {
         const fix = "fix the config: save a court from this page, or correct the lines named above by hand"
-        return ok({ checks: [{ status: "fail", title: `config ${environment.configPath}`, detail: loaded.failure, fix }] })
+        return ok({ checks: [{ status: "fail", title: `config ${environment.configPath}`, detail: loaded.failure, fix }] } satisfies ChecksAnswer)
       }
       const { config } = loaded.success
       const configCheck: SetupCheck = { status: "ok", title: `config ${environment.configPath}`, detail: "valid" }
       const elsewhere = yield* tokenForElsewhere(environment, config)
-      if (elsewhere !== undefined) return ok({ checks: [configCheck, elsewhere, ...(yield* run(localChecks(config)))] })
+      if (elsewhere !== undefined) return ok({ checks: [configCheck, elsewhere, ...(yield* run(localChecks(config)))] } satisfies ChecksAnswer)
       const token = yield* Effect.result(readSetupSecret(environment, config.service.token, "service.token"))
       if (Result.isFailure(token)) {
         const tokenCheck: SetupCheck = {
@@ -80,8 +83,8 @@ export const checksRoute = (environment: SetupEnvironment): SetupRoute => ({
           detail: token.failure.reason,
           fix: "enter the organization's API token on this page (it is stored in the credentials file, never shown again)"
         }
-        return ok({ checks: [configCheck, tokenCheck, ...(yield* run(localChecks(config)))] })
+        return ok({ checks: [configCheck, tokenCheck, ...(yield* run(localChecks(config)))] } satisfies ChecksAnswer)
       }
-      return ok({ checks: [configCheck, ...(yield* run(doctorChecks(config, token.success)))] })
+      return ok({ checks: [configCheck, ...(yield* run(doctorChecks(config, token.success)))] } satisfies ChecksAnswer)
     })
 })

@@ -28,8 +28,11 @@ export const consoleEntry = (definition: ProtocolDefinition<unknown>) => ({
   example: definition.example
 })
 
+/** `GET /api/consoles`'s answer. */
+export interface ConsolesAnswer { readonly consoles: ReadonlyArray<ReturnType<typeof consoleEntry>> }
+
 export const consolesRoute: SetupRoute = {
   method: "GET",
   path: "/api/consoles",
-  handle: () => Effect.succeed(ok({ consoles: protocolNames.map((name) => consoleEntry(protocols[name]!)) }))
+  handle: () => Effect.succeed(ok({ consoles: protocolNames.map((name) => consoleEntry(protocols[name]!)) } satisfies ConsolesAnswer))
 }

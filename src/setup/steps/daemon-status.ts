@@ -47,7 +47,12 @@ const placeView = (place: DaemonPlace) => ({
     : { lastClip: { pressedAt: place.lastClick.pressedAt, outcome: place.lastClick.outcome, text: place.lastClick.text, videoURL: place.lastClick.videoURL } })
 })
 
-const unreachable = (detail: string) => ok({ reachable: false, detail, places: [] })
+/** `GET /api/daemon`'s answer: the courts as the running daemon shows them, or why it could not be read. */
+export type DaemonAnswer =
+  | { readonly reachable: true; readonly places: ReadonlyArray<ReturnType<typeof placeView>> }
+  | { readonly reachable: false; readonly detail: string; readonly places: readonly [] }
+
+const unreachable = (detail: string) => ok({ reachable: false, detail, places: [] } satisfies DaemonAnswer)
 
 /** The running daemon's status page, read where the config's status.listen says, reduced to what the setup page shows. */
 export const daemonStatusRoute = (environment: SetupEnvironment): SetupRoute => ({
@@ -65,6 +70,6 @@ export const daemonStatusRoute = (environment: SetupEnvironment): SetupRoute => 
       if (fetched.status !== 200) return unreachable(`the daemon's status page at ${at} answered HTTP ${fetched.status}`)
       const status = yield* Effect.result(Schema.decodeUnknownEffect(Schema.fromJsonString(StatusJson))(fetched.body))
       if (Result.isFailure(status)) return unreachable(`what answers at ${at} is not the bridge's status page`)
-      return ok({ reachable: true, places: status.success.places.map(placeView) })
+      return ok({ reachable: true, places: status.success.places.map(placeView) } satisfies DaemonAnswer)
     })
 })

@@ -22,6 +22,9 @@ const ListenBody = Schema.Struct({
   link: Link
 })
 
+/** What the page sends to `POST /api/listen`: the console, the court's sport, its options, the link as a scoreboard gives it. */
+export type ListenBody = typeof ListenBody.Encoded
+
 type LinkGiven = typeof Link.Type
 
 /** A listening step, checked: the console's definition, its decoded options, and the link to open. */

@@ -6,10 +6,27 @@ import type { SetupEnvironment } from "../setup-environment.ts"
 import { configIfValid } from "./current-config.ts"
 import { listenUser, serialUser } from "./link-users.ts"
 import { deviceDirectories } from "./page-devices.ts"
-import { type ListenRequest, listenRequest } from "./listen-request.ts"
+import { type ListenBody, type ListenRequest, listenRequest } from "./listen-request.ts"
+import type { LearnReport } from "../../commissioning/layout-report.ts"
 import type { ListeningSession } from "./listening-session.ts"
 import { layoutOf, noteMoment } from "./listening-session.ts"
 import type { ListeningSessions } from "./listening-sessions.ts"
+
+export type { ListenBody }
+/** `POST /api/listen`'s answer: the session to poll. */
+export interface ListenOpened { readonly id: string }
+/** A 409 of `POST /api/listen`: `place` when the running daemon reads that link for one of the config's courts. */
+export interface ListenHeld { readonly error: string; readonly place?: string }
+/** `GET /api/listen/:id`'s answer: the light and the reading. */
+export type ListenView = ReturnType<ListeningSession["state"]["view"]>
+/** `POST /api/listen/:id/moments`'s answer: the moments noted so far. */
+export interface MomentsAnswer { readonly moments: ReturnType<typeof noteMoment> }
+/** `POST /api/listen/:id/layout`'s answer. */
+export interface LayoutAnswer {
+  readonly outcome: LearnReport["outcome"]
+  readonly options?: LearnReport["options"]
+  readonly lines: LearnReport["lines"]
+}
 
 const gone = problem(404, "no such listening session: it was closed (replaced, deleted, or unasked for 2 minutes): start listening again")
 
@@ -37,11 +54,11 @@ const openRoute = (environment: SetupEnvironment, sessions: ListeningSessions): 
       const checked = yield* Effect.result(listenRequest(request.body, { lan: environment.lan, directories: deviceDirectories() }))
       if (Result.isFailure(checked)) return problem(400, checked.failure)
       const opened = yield* Effect.result(sessions.open(request.session, checked.success))
-      if (Result.isSuccess(opened)) return ok({ id: opened.success.id })
+      if (Result.isSuccess(opened)) return ok({ id: opened.success.id } satisfies ListenOpened)
       const by = yield* holder(environment, sessions, request.session, checked.success)
       return by === undefined
         ? problem(400, opened.failure.message)
-        : { status: 409, json: { error: `in use by ${by.words}: ${opened.failure.message}`, ...(by.place === undefined ? {} : { place: by.place }) } }
+        : { status: 409, json: { error: `in use by ${by.words}: ${opened.failure.message}`, ...(by.place === undefined ? {} : { place: by.place }) } satisfies ListenHeld }
     })
 })
 
@@ -58,7 +75,7 @@ const sessionRoutes = (sessions: ListeningSessions): ReadonlyArray<SetupRoute> =
   {
     method: "GET",
     path: "/api/listen/:id",
-    handle: (request) => withSession(sessions, request, (session) => Effect.sync(() => ok(session.state.view(Date.now()))))
+    handle: (request) => withSession(sessions, request, (session) => Effect.sync(() => ok(session.state.view(Date.now()) satisfies ListenView)))
   },
   {
     method: "DELETE",
@@ -77,7 +94,7 @@ const sessionRoutes = (sessions: ListeningSessions): ReadonlyArray<SetupRoute> =
           if (Result.isFailure(body)) return problem(400, "expected { noted: \"home 3 guest 5 period 2 clock 7:56\" }")
           const noted = parseNoted(body.success.noted)
           if ("problem" in noted) return problem(400, noted.problem)
-          return ok({ moments: noteMoment(session, noted, at) })
+          return ok({ moments: noteMoment(session, noted, at) } satisfies MomentsAnswer)
         }))
   },
   {
@@ -91,7 +108,7 @@ const sessionRoutes = (sessions: ListeningSessions): ReadonlyArray<SetupRoute> =
           }
           if (session.state.moments.length === 0) return problem(400, "no moment noted yet: note what the board shows at two or three moments first")
           const report = layoutOf(session)
-          return ok({ outcome: report.outcome, ...(report.options === undefined ? {} : { options: report.options }), lines: report.lines })
+          return ok({ outcome: report.outcome, ...(report.options === undefined ? {} : { options: report.options }), lines: report.lines } satisfies LayoutAnswer)
         }))
   }
 ]

@@ -11,6 +11,9 @@ export interface SerialPortEntry {
   readonly usedBy?: string
 }
 
+/** `GET /api/serial-ports`'s answer. */
+export interface SerialPortsAnswer { readonly ports: ReadonlyArray<SerialPortEntry> }
+
 /**
  * The serial adapters present, by their stable names: only these are offered, /dev/ttyUSB0
  * changes with the order adapters are plugged in, a by-id name does not.
@@ -28,6 +31,6 @@ export const serialPortsRoute = (environment: SetupEnvironment): SetupRoute => (
         const usedBy = config === undefined ? undefined : serialUser(config, path)?.label
         return [{ path, device, ...(usedBy === undefined ? {} : { usedBy }) }]
       })
-      return ok({ ports })
+      return ok({ ports } satisfies SerialPortsAnswer)
     })
 })

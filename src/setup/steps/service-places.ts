@@ -14,6 +14,9 @@ export interface ServicePlace {
   readonly sport: string | null
 }
 
+/** `GET /api/service-places`'s answer (a 409 or 502 is `{ error }`). */
+export interface ServicePlacesAnswer { readonly places: ReadonlyArray<ServicePlace> }
+
 /** Something the technician must do before the list can be read: 409; the service refusing or unreachable: 502. */
 const notYet = (error: string) => problem(409, error)
 
@@ -45,7 +48,7 @@ export const servicePlacesRoute = (environment: SetupEnvironment): SetupRoute =>
         )
       )
       if (Result.isSuccess(places)) {
-        return ok({ places: places.success.map((p): ServicePlace => ({ key: p.key, name: p.name ?? p.key, sport: p.sport ?? null })) })
+        return ok({ places: places.success.map((p): ServicePlace => ({ key: p.key, name: p.name ?? p.key, sport: p.sport ?? null })) } satisfies ServicePlacesAnswer)
       }
       const failure = places.failure
       if (failure._tag === "InvalidBaseUrl") return notYet(`${failure.message}: correct the service's address`)
