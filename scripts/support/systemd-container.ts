@@ -238,6 +238,8 @@ const collect = (child: ChildProcess, { input, timeoutMs = 60_000 }: RunOptions 
     child.stdout?.setEncoding("utf8").on("data", (text: string) => (stdout += text))
     child.stderr?.setEncoding("utf8").on("data", (text: string) => (stderr += text))
     child.on("error", (error) => (stderr += `\nnsenter: ${error.message}`))
+    // A command that exits without reading its stdin closes the pipe first: EPIPE is no error of the test's.
+    child.stdin?.on("error", () => undefined)
     child.stdin?.end(input ?? "")
     const timer = setTimeout(() => {
       stderr += `\n(killed after ${timeoutMs} ms)`

@@ -1,4 +1,4 @@
-import { describe, expect, it, type TestFunction } from "vitest"
+import { describe, expect, it } from "vitest"
 import { eventually } from "../../scripts/support/eventually.ts"
 import type { Started, SystemdContainer } from "../../scripts/support/systemd-container.ts"
 import { installPackage, processStatus, unitExposure, unitProperty } from "../support/container-package.ts"
@@ -50,6 +50,13 @@ const machine = systemdContainerPerFile("setup-unit", async (container) => {
   ask = pageClient(container, setupPort)
 }, { hookTimeoutMs: packageBuildTimeoutMs })
 
+/** `scorebridge setup ARGS` run again inside, as root, to its end (the launcher prints and exits). */
+const rerun = async (container: SystemdContainer, ...args: ReadonlyArray<string>) => {
+  const ran = await container.run(["scorebridge", "setup", ...args], { timeoutMs: 30_000 })
+  expect(ran.code, `scorebridge setup ${args.join(" ")}: ${ran.stdout}${ran.stderr}`).toBe(0)
+  return ran.stdout
+}
+
 const codes = () => [...setup.output().matchAll(codeLine)].map((match) => match[1]!)
 
 let cookie: string | undefined
@@ -76,18 +83,8 @@ const servingPid = async (container: SystemdContainer): Promise<number> => {
 const journal = async (container: SystemdContainer, ...args: ReadonlyArray<string>) =>
   (await container.run(["journalctl", "--no-pager", "-o", "cat", ...args])).stdout
 
-/**
- * A check of the finished design that the code in the tree still fails (each was seen failing on
- * it): skipped under a name that says what it waits for, and enabled when that lands.
- * SCOREBRIDGE_RUN_AWAITING=1 runs them anyway, to see how far the work in the tree has come.
- */
-const awaiting = (what: string) => (name: string, fn: TestFunction) =>
-  (process.env["SCOREBRIDGE_RUN_AWAITING"] === "1" ? it : it.skip)(`${name} [waits for ${what}]`, fn)
-
-const waitsForUnit = awaiting("scorebridge-setup.service and the CLI that starts it (`scorebridge setup` as root still serves as root)")
-
 describe("scorebridge setup under systemd as PID 1 (package installed with apt, run as root)", () => {
-  waitsForUnit("serves the page as the scorebridge-setup user, with no capability in its effective or bounding set", async (ctx) => {
+  it("serves the page as the scorebridge-setup user, with no capability in its effective or bounding set", async (ctx) => {
     const container = machine.use(ctx)
     const status = await processStatus(container, await servingPid(container))
     const uid = Number(status["Uid"]!.split(/\s+/)[0])
@@ -101,7 +98,7 @@ describe("scorebridge setup under systemd as PID 1 (package installed with apt, 
     expect(uid).not.toBe(0)
   })
 
-  waitsForUnit("runs in a unit whose systemd-analyze security exposure is no worse than the daemon's", async (ctx) => {
+  it("runs in a unit whose systemd-analyze security exposure is no worse than the daemon's", async (ctx) => {
     const container = machine.use(ctx)
     const [bridge, page] = [await unitExposure(container, daemon), await unitExposure(container, setupUnit)]
     console.log(`systemd-analyze security inside the container: ${daemon} ${bridge}, ${setupUnit} ${page}`)
@@ -109,11 +106,39 @@ describe("scorebridge setup under systemd as PID 1 (package installed with apt, 
     expect(page).toBeLessThanOrEqual(bridge)
   })
 
+  it("is started by the unit, not by the root CLI: the serving process is in scorebridge-setup.service's cgroup, and the CLI exited after printing", async (ctx) => {
+    const container = machine.use(ctx)
+    const pid = await servingPid(container)
+    const cgroup = (await container.run(["cat", `/proc/${pid}/cgroup`])).stdout
+    expect(cgroup).toMatch(/\/system\.slice\/scorebridge-setup\.service$/mu)
+    expect(Number(await unitProperty(container, setupUnit, "MainPID"))).toBe(pid)
+    await eventually("the root CLI to exit once it printed", () => setup.exited() || undefined, { timeoutMs: 10_000, intervalMs: 100 })
+    expect(setup.output()).toMatch(/^setup page: http:\/\/127\.0\.0\.1:8380\/\nsetup page: http:\/\/\[::1\]:8380\/\nsetup code: [A-Z2-9]{4}-[A-Z2-9]{4}\n/u)
+    expect(setup.output()).toContain("sudo scorebridge setup --stop")
+  })
+
   it("logs in with the printed code over the container's loopback", async (ctx) => {
     machine.use(ctx)
     expect(await session()).toMatch(/=/)
     const config = await api("GET", "/api/config")
     expect(config.status, config.body).toBe(200)
+  })
+
+  it("run again: prints a fresh code (SIGUSR1 to the same process) that logs in, and the code before is refused", async (ctx) => {
+    const container = machine.use(ctx)
+    await session()
+    const old = codes().at(-1)!
+    const pid = await servingPid(container)
+    const again = await rerun(container)
+    const fresh = [...again.matchAll(codeLine)].map((match) => match[1]!)
+    expect(fresh, again).toHaveLength(1)
+    expect(fresh[0]).not.toBe(old)
+    expect(again).toContain("The code printed before no longer logs in.")
+    expect(await servingPid(container)).toBe(pid)
+    const refused = await ask({ method: "POST", path: "/login", form: { code: old } })
+    expect(refused.status, refused.body).toBe(401)
+    const loggedIn = await ask({ method: "POST", path: "/login", form: { code: fresh[0]! } })
+    expect(loggedIn.status, loggedIn.body).toBe(303)
   })
 
   it("refuses a button capture on a path that is not a character device (/etc/shadow, a FIFO), and answers at once", async (ctx) => {
@@ -152,6 +177,8 @@ describe("scorebridge setup under systemd as PID 1 (package installed with apt, 
       intervalMs: 250
     })
     expect(Number(await unitProperty(container, daemon, "MainPID"))).toBe(before)
+    // The page (no root) did not reload it: systemd did, through the path unit watching the renamed file.
+    expect(await journal(container, "-u", "scorebridge-reload.service")).toMatch(/\S/u)
   })
 
   it("does not send the token to a host that a save put in service.baseUrl without the token", async (ctx) => {
@@ -169,5 +196,27 @@ describe("scorebridge setup under systemd as PID 1 (package installed with apt, 
     // Not a save that failed for another reason: either the new address is in the file, or the refusal asks for the token.
     if (saved.status === 200) expect(jsonOf(await api("GET", "/api/config")).service.baseUrl).toBe(newHost.url)
     else expect(saved.body, "a refused save says the token is needed again").toMatch(/token/i)
+  })
+
+  it("restarts the bridge when the page stores a new token (scorebridge-token.path), which then holds that token", async (ctx) => {
+    const container = machine.use(ctx)
+    const before = Number(await unitProperty(container, daemon, "MainPID"))
+    const newToken = "tok-setup-unit-renewed-51d2"
+    const stored = await api("POST", "/api/token", { token: newToken })
+    expect(stored.status, stored.body).toBe(200)
+    await eventually("the bridge to run again under a new main PID", async () => {
+      const now = Number(await unitProperty(container, daemon, "MainPID"))
+      return now > 0 && now !== before ? true : undefined
+    }, { timeoutMs: 20_000, intervalMs: 250 })
+    expect(await journal(container, "-u", "scorebridge-token.service")).toMatch(/\S/u)
+    // What the restarted bridge reads: systemd's copy of the credential, made at its start.
+    expect((await container.run(["cat", "/run/credentials/scorebridge.service/token"])).stdout.trim()).toBe(newToken)
+  })
+
+  it("scorebridge setup --stop stops the unit: nothing listens on the page's port", async (ctx) => {
+    const container = machine.use(ctx)
+    expect(await rerun(container, "--stop")).toContain("stopped")
+    expect(await unitProperty(container, setupUnit, "ActiveState")).toBe("inactive")
+    expect((await container.run(["ss", "-ltnH", `sport = :${setupPort}`])).stdout.trim()).toBe("")
   })
 })

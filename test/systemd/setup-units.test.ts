@@ -67,7 +67,8 @@ describeSystemd("the setup page's units (systemd-analyze, offline)", () => {
       "RuntimeDirectory=scorebridge-setup",
       "RuntimeDirectoryMode=0700",
       "DevicePolicy=closed",
-      "Restart=no"
+      "Restart=no",
+      "SuccessExitStatus=130"
     ]) expect(settings("scorebridge-setup.service")).toContain(expected)
     expect(settings("scorebridge-setup.service").filter((line) => line.startsWith("[Install]") || line.startsWith("WantedBy="))).toEqual([])
   })
