@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from "node:child_process"
-import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, statSync, writeFileSync } from "node:fs"
+import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, statSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { SimulatorControl } from "../../simulator/control-client.ts"
@@ -13,6 +13,7 @@ import { type DpkgRoot, makeDpkgRoot } from "../support/dpkg-root.ts"
 import { eventually } from "../../scripts/support/eventually.ts"
 import { freePort } from "../../scripts/support/free-port.ts"
 import { type PtyPair, startPtyPair, writeToPty } from "../../scripts/support/pty.ts"
+import { setupUser } from "../support/checkout-owner.ts"
 import { resources } from "../support/resources.ts"
 import { tempDir } from "../../scripts/support/temp-dir.ts"
 import { tennisOnSerial } from "../systemd/run-config.ts"
@@ -136,6 +137,11 @@ describe("the amd64 package in a throw-away root", () => {
   })
 
   it("serves the setup page on its own Node, with no Node on the PATH (the technician's second step)", async () => {
+    // Started as root outside its unit, setup serves as the config's owner and refuses root's
+    // (src/setup/privilege/checkout-drop.ts): nobody holds the config meanwhile.
+    const handOver = (uid: number) => [at("etc/scorebridge"), configFile()].forEach((path) => chownSync(path, uid, uid))
+    chmodSync(dir, 0o755)
+    handOver(setupUser)
     const port = await freePort()
     const setup = startScorebridge(["setup", "--config", configFile(), "--port", String(port)], {
       command: command(),
@@ -148,6 +154,8 @@ describe("the amd64 package in a throw-away root", () => {
     expect(login.status).toBe(200)
     expect(await login.text()).toContain('name="code"')
     expect((await fetch(`http://127.0.0.1:${port}/api/config`)).status, "nothing but the login without a session").toBe(401)
+    // The installed package's config is root's again for the steps after this one.
+    handOver(0)
   })
 
   it("installs again over itself without changing what the venue has (idempotent scripts)", () => {
