@@ -69,6 +69,8 @@ const servedByUnit = (input: SetupInput) => {
   if (others) return refused(`--serve-unit takes only --lan and --port N (it always serves ${installedConfig}); start it with sudo scorebridge setup`, exitUsage)
   const problem = unitPortProblem(input.port)
   if (problem !== undefined) return refused(problem, exitUsage)
+  // The unit runs it as scorebridge-setup; typed by hand as root it would serve with every privilege.
+  if (process.geteuid?.() === 0) return refused("--serve-unit is the mode scorebridge-setup.service runs as the user scorebridge-setup, never as root: start the page with sudo scorebridge setup", exitRefused)
   const why = unwritable(dirname(installedConfig))
   if (why !== undefined) return refused(why, exitRefused)
   return serveAsUnit({ lan: input.lan, port: input.port }).pipe(

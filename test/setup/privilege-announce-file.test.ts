@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync, rmSync, statSync } from "node:fs"
 import { join } from "node:path"
-import { Effect } from "effect"
+import { Console, Effect } from "effect"
 import { afterAll, describe, expect, it } from "vitest"
 import { tempDir } from "../../scripts/support/temp-dir.ts"
 import { announceFilePath, announceFileWriter, announceText, parseAnnounce } from "../../src/setup/privilege/announce-file.ts"
@@ -36,6 +36,16 @@ describe("the announce file", () => {
     expect(statSync(path).ino).not.toBe(inode)
     expect(statSync(path).mode & 0o777).toBe(0o600)
     expect(readdirSync(dir)).toEqual(["announce"])
+  })
+
+  it("tells the journal the addresses and that a code is ready, never the code", async () => {
+    const logged: Array<string> = []
+    const console = { ...globalThis.console, log: (...parts: ReadonlyArray<unknown>) => void logged.push(parts.join(" ")) }
+    const announce = await Effect.runPromise(announceFileWriter(join(dir, "journal-announce")))
+    await Effect.runPromise(Effect.provideService(Effect.andThen(announce.address("http://127.0.0.1:8380/"), announce.code("ABCD-EFGH")), Console.Console, console))
+    expect(logged[0]).toBe("setup page: http://127.0.0.1:8380/")
+    expect(logged[1]).toMatch(/^setup code: a new one is ready/u)
+    expect(logged.join("\n")).not.toContain("ABCD-EFGH")
   })
 
   it("reads back as the addresses and the code; a file without a code has none yet", () => {

@@ -37,6 +37,13 @@ describe("scorebridge setup --serve-unit", () => {
       expect({ port, code, stderr: stderr.trim() }).toEqual({ port, code: 2, stderr: expect.stringMatching(/^--port must be 1024–65535: /u) })
     }
   })
+
+  it.skipIf(process.geteuid?.() !== 0)("refuses to serve as root (typed by hand: the unit runs it as scorebridge-setup), before it opens anything", async () => {
+    const { code, stderr, stdout } = await refusal(["--serve-unit", "--port", "8444"])
+    expect(code).toBe(1)
+    expect(stderr.trim()).toBe("--serve-unit is the mode scorebridge-setup.service runs as the user scorebridge-setup, never as root: start the page with sudo scorebridge setup")
+    expect(stdout).not.toContain("setup page:")
+  })
 })
 
 describe("scorebridge setup --stop without the setup unit (a checkout, no systemd)", () => {

@@ -35,17 +35,18 @@ export const parseAnnounce = (text: string): Announced => {
 
 /**
  * A SetupAnnounce that rewrites the file as a whole (temp + rename, 0600) on every address and
- * every code, so a reader sees the old lines or the new ones, never half. The lines go to stdout
- * too: the unit's journal keeps them.
+ * every code, so a reader sees the old lines or the new ones, never half. The addresses go to
+ * stdout too (the unit's journal); a code does not: the journal is read by more people (group
+ * adm, systemd-journal) and for longer than the code lives, so it only says a new one is ready.
  */
 export const announceFileWriter = (path: string): Effect.Effect<SetupAnnounce> =>
   Effect.gen(function*() {
     const lock = yield* Semaphore.make(1)
     let state: Announced = { pages: [], code: undefined }
-    const write = (next: (current: Announced) => Announced, line: string) =>
+    const write = (next: (current: Announced) => Announced, journalLine: string) =>
       lock.withPermit(Effect.gen(function*() {
         state = next(state)
-        yield* Console.log(line)
+        yield* Console.log(journalLine)
         const text = announceText(state)
         yield* Effect.tryPromise(() => writeAtomically(path, text, { mode: 0o600 })).pipe(
           Effect.catch((error) => Effect.logError(`the announce file ${path} could not be written (sudo scorebridge setup will not find the code): ${String(error.cause)}`))
@@ -53,6 +54,6 @@ export const announceFileWriter = (path: string): Effect.Effect<SetupAnnounce> =
       }))
     return {
       address: (url) => write((current) => ({ ...current, pages: [...current.pages, url] }), pageLine(url)),
-      code: (code) => write((current) => ({ ...current, code }), codeLine(code))
+      code: (code) => write((current) => ({ ...current, code }), `setup code: a new one is ready (sudo scorebridge setup prints it; codes are never logged)`)
     }
   })
