@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest"
 const repo = join(import.meta.dirname, "../..")
 
 /** Still spawning on their own, each to move to src/process (runChild / runChecked) by its owner. */
-const notYet = new Set(["src/setup/config/daemon-reload.ts", "src/setup/privilege/systemctl.ts"])
+const notYet = new Set<string>()
 
 const productSources = () =>
   ["src", "adapters"].flatMap((dir) =>

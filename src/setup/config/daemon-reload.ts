@@ -1,5 +1,5 @@
-import { execFile } from "node:child_process"
 import { Effect } from "effect"
+import { runChecked } from "../../process/child-process.ts"
 import type { SetupEnvironment } from "../setup-environment.ts"
 
 /** What the reload after a save came to, in words the page shows. */
@@ -10,23 +10,20 @@ export interface ReloadOutcome {
 
 const firstLine = (text: string): string => text.trim().split("\n")[0] ?? ""
 
-const systemctl = (unit: string, restart: boolean): Promise<ReloadOutcome> =>
-  new Promise((resolve) => {
-    // reload-or-restart: a daemon that stopped (e.g. on the example config) is started with the new one.
-    // restart: systemd copies the token credential (LoadCredential=) only when the unit starts.
-    const verb = restart ? "restart" : "reload-or-restart"
-    execFile("systemctl", [verb, unit], { timeout: 30_000 }, (error, _stdout, stderr) => {
-      if (error === null) {
-        resolve({ ok: true, message: `${unit} ${restart ? "restarted with the new token and config" : "reloaded with the new config"} (systemctl ${verb})` })
-      }
-      else if ((error as NodeJS.ErrnoException).code === "ENOENT") {
-        resolve({ ok: false, message: `systemctl is not on this machine, so ${unit} was not reloaded: restart the daemon by hand, or send it SIGHUP` })
-      } else {
-        const why = firstLine(stderr) || error.message
-        resolve({ ok: false, message: `systemctl ${verb} ${unit} failed: ${why} (see journalctl -u ${unit})` })
-      }
-    })
-  })
+const systemctl = (unit: string, restart: boolean): Effect.Effect<ReloadOutcome> => {
+  // reload-or-restart: a daemon that stopped (e.g. on the example config) is started with the new one.
+  // restart: systemd copies the token credential (LoadCredential=) only when the unit starts.
+  const verb = restart ? "restart" : "reload-or-restart"
+  return runChecked("systemctl", [verb, unit], { timeoutMs: 30_000 }).pipe(
+    Effect.as<ReloadOutcome>({ ok: true, message: `${unit} ${restart ? "restarted with the new token and config" : "reloaded with the new config"} (systemctl ${verb})` }),
+    Effect.catch((error) =>
+      Effect.succeed<ReloadOutcome>(
+        error._tag === "ChildStartError" && error.reason === "not-found"
+          ? { ok: false, message: `systemctl is not on this machine, so ${unit} was not reloaded: restart the daemon by hand, or send it SIGHUP` }
+          : { ok: false, message: `systemctl ${verb} ${unit} failed: ${firstLine(error._tag === "ChildFailed" ? error.stderr : "") || error.message} (see journalctl -u ${unit})` }
+      ))
+  )
+}
 
 const hangup = (pid: number): ReloadOutcome => {
   try {
@@ -55,17 +52,17 @@ const byPathUnit = (restart: boolean): ReloadOutcome => ({
     : "the bridge reloads by itself with the new config (scorebridge-reload.path; journalctl -u scorebridge shows it)"
 })
 
-const reloaded = (environment: SetupEnvironment, restart: boolean): Promise<ReloadOutcome> => {
+const reloaded = (environment: SetupEnvironment, restart: boolean): Effect.Effect<ReloadOutcome> => {
   const reload = environment.reload
   switch (reload._tag) {
     case "systemd":
       return systemctl(reload.unit, restart)
     case "pid":
-      return Promise.resolve(hangup(reload.pid))
+      return Effect.sync(() => hangup(reload.pid))
     case "path-unit":
-      return Promise.resolve(byPathUnit(restart))
+      return Effect.succeed(byPathUnit(restart))
     case "none":
-      return Promise.resolve({ ok: false, message: "no daemon to reload was named: start it (systemctl start scorebridge) to run the new config" })
+      return Effect.succeed({ ok: false, message: "no daemon to reload was named: start it (systemctl start scorebridge) to run the new config" })
   }
 }
 
@@ -75,4 +72,4 @@ const reloaded = (environment: SetupEnvironment, restart: boolean): Promise<Relo
  * Never fails: the outcome says.
  */
 export const reloadDaemon = (environment: SetupEnvironment, options: { readonly restart?: boolean } = {}): Effect.Effect<ReloadOutcome> =>
-  Effect.promise(() => reloaded(environment, options.restart === true))
+  reloaded(environment, options.restart === true)
