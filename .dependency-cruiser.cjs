@@ -25,10 +25,10 @@ module.exports = {
     {
       name: "browser-page-takes-types",
       severity: "error",
-      comment: "The setup page's script runs in the browser (bundled into /setup.js): it takes the routes' shapes as types only, "
+      comment: "The pages' scripts run in the browser (bundled into /setup.js and /status.js): they take the routes' shapes as types only, "
         + "and values only from its own folder or from a module that needs neither Node nor Effect (src/timeline/time-ticks.ts).",
-      from: { path: "^src/setup/page/browser/" },
-      to: { pathNot: ["^src/setup/page/browser/", "^src/timeline/time-ticks\\.ts$"], dependencyTypesNot: ["type-only"] }
+      from: { path: "^src/(setup/page|status)/browser/" },
+      to: { pathNot: ["^src/(setup/page|status)/browser/", "^src/timeline/time-ticks\\.ts$"], dependencyTypesNot: ["type-only"] }
     }
   ],
   options: {

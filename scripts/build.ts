@@ -6,7 +6,9 @@ import { readdirSync, rmSync } from "node:fs"
 import { isBuiltin } from "node:module"
 import { basename, join } from "node:path"
 import { build, type Plugin } from "esbuild"
-import { setupScriptBuild, setupScriptIdentifier } from "../src/setup/page/setup-script.ts"
+import { setupBrowserScript } from "../src/setup/page/setup-script.ts"
+import { statusBrowserScript } from "../src/status/status-script.ts"
+import { browserScriptBuild } from "../src/transport/http-edge/browser-script.ts"
 
 const root = join(import.meta.dirname, "..")
 // Another directory builds a copy elsewhere: the garbage fault test lays out an installed bridge
@@ -17,13 +19,11 @@ const versionFlag = process.argv.indexOf("--version")
 const version = versionFlag === -1 ? undefined : process.argv[versionFlag + 1]
 const positional = process.argv.slice(2).filter((arg, i, all) => arg !== "--version" && all[i - 1] !== "--version")
 const outdir = positional[0] ?? join(root, "dist")
-// The setup page's script (src/setup/page/browser/, for the browser) goes into the bundle as text in
-// place of its identifier (src/setup/page/setup-script.ts): the installed package has no esbuild.
-const setupScript = (await build(setupScriptBuild(root))).outputFiles[0]!.text
-const define: Record<string, string> = {
-  [setupScriptIdentifier]: JSON.stringify(setupScript),
-  ...(version === undefined ? {} : { SCOREBRIDGE_BUILD_VERSION: JSON.stringify(version) })
-}
+// The pages' scripts (their browser/ folders) go into the bundle as text in place of their
+// identifiers (src/transport/http-edge/browser-script.ts): the installed package has no esbuild.
+const browserScripts = [setupBrowserScript, statusBrowserScript]
+const define: Record<string, string> = version === undefined ? {} : { SCOREBRIDGE_BUILD_VERSION: JSON.stringify(version) }
+for (const script of browserScripts) define[script.identifier] = JSON.stringify((await build(browserScriptBuild(script, root))).outputFiles[0]!.text)
 const chunkPrefix = "chunk-"
 
 // Node's own modules are loaded with require(), not `import`. For an `import`, Node builds the

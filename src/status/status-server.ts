@@ -47,6 +47,14 @@ const timeline = (status: Status) =>
     })
   )
 
+// A checkout without esbuild cannot bundle the page's modules: the log says so, as the answer does.
+const script = Effect.tryPromise({ try: statusScript, catch: (cause) => (cause instanceof Error ? cause.message : String(cause)) }).pipe(
+  Effect.matchEffect({
+    onFailure: (error) => Effect.as(Effect.logError(error), text(500, `${error}\n`)),
+    onSuccess: (body) => Effect.succeed(text(200, body, "text/javascript; charset=utf-8"))
+  })
+)
+
 const encodeStatus = Schema.encodeEffect(Schema.fromJsonString(StatusJson))
 
 /**
@@ -70,7 +78,7 @@ const health = (status: Status) =>
 // The routes close over the status service, so the router needs nothing from the request's context.
 const routes = (status: Status) => [
   HttpRouter.route("GET", "/", text(200, statusPageHtml, "text/html; charset=utf-8")),
-  HttpRouter.route("GET", "/status.js", text(200, statusScript, "text/javascript; charset=utf-8")),
+  HttpRouter.route("GET", "/status.js", script),
   HttpRouter.route("GET", "/status.css", text(200, statusCss, "text/css; charset=utf-8")),
   HttpRouter.route("GET", "/status.json", statusJson(status)),
   HttpRouter.route("GET", "/healthz", health(status)),

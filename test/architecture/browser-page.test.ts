@@ -5,9 +5,9 @@ import { join } from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
 
 /**
- * The setup page's script (src/setup/page/browser/) is typechecked on its own, with the DOM's
- * types (the root tsconfig leaves it out): it reads the routes' answers through their own
- * exported types, so a changed answer fails here. And it takes nothing but types from the
+ * The pages' scripts (src/setup/page/browser/, src/status/browser/) are typechecked on their own,
+ * with the DOM's types (the root tsconfig leaves them out): they read the routes' answers and
+ * /status.json through the types of the modules that make them, so a changed answer fails here. And it takes nothing but types from the
  * product: no Node module, no Effect in the browser (.dependency-cruiser.cjs).
  */
 const repo = join(import.meta.dirname, "../..")
@@ -16,18 +16,21 @@ const depcruise = join(repo, "node_modules/.bin/depcruise")
 const fixture = join(repo, "test-artifacts/browser-page-fixture")
 afterAll(() => rmSync(fixture, { recursive: true, force: true }))
 
-const typecheck = (...args: ReadonlyArray<string>) =>
-  spawnSync(tsc, ["--noEmit", "-p", "src/setup/page/browser", ...args], { cwd: repo, encoding: "utf8", timeout: 120_000 })
+const typecheck = (folder: string, ...args: ReadonlyArray<string>) =>
+  spawnSync(tsc, ["--noEmit", "-p", folder, ...args], { cwd: repo, encoding: "utf8", timeout: 120_000 })
 
-describe("the setup page's browser modules", () => {
-  it("typecheck with the DOM's types, reading the routes' own modules for the answers' shapes", () => {
-    const checked = typecheck()
+const pages = [
+  { folder: "src/setup/page/browser", shapes: ["src/setup/config/config-routes.ts", "src/setup/steps/listen-routes.ts", "src/setup/buttons/button-routes.ts", "src/setup/steps/daemon-status.ts"] },
+  { folder: "src/status/browser", shapes: ["src/status/json/status-json.ts", "src/status/json/place-json.ts"] }
+]
+
+describe("the pages' browser modules", () => {
+  it.each(pages)("$folder typechecks with the DOM's types, reading the answers' shapes from the modules that make them", ({ folder, shapes }) => {
+    const checked = typecheck(folder)
     expect(checked.stdout + checked.stderr).toBe("")
     expect(checked.status).toBe(0)
-    const files = typecheck("--listFilesOnly").stdout.split("\n").map((file) => file.replace(`${repo}/`, ""))
-    for (const route of ["src/setup/config/config-routes.ts", "src/setup/steps/listen-routes.ts", "src/setup/buttons/button-routes.ts", "src/setup/steps/daemon-status.ts"]) {
-      expect(files).toContain(route)
-    }
+    const files = typecheck(folder, "--listFilesOnly").stdout.split("\n").map((file) => file.replace(`${repo}/`, ""))
+    for (const shape of shapes) expect(files).toContain(shape)
   })
 
   it("the dependency rule refuses a value from the product or a package, and lets types and the clock's style through", () => {

@@ -13,6 +13,7 @@ import { freePort } from "../../scripts/support/free-port.ts"
 import { startPtyPair, writeToPty } from "../../scripts/support/pty.ts"
 import { runConfig, tennisOnSerial } from "../systemd/run-config.ts"
 import { startDaemon } from "../../scripts/support/scorebridge-process.ts"
+import { statusScript } from "../../src/status/status-script.ts"
 
 const root = join(import.meta.dirname, "../..")
 const bundle = join(root, "dist/scorebridge.mjs")
@@ -110,7 +111,8 @@ describe.skipIf(!built)("the bundled CLI (dist/scorebridge.mjs, what an installe
     const state = join(dir, "state")
     mkdirSync(state)
     const config = join(dir, "config.yaml")
-    writeConfig(config, runConfig({ baseUrl: sim.url, stateDirectory: state, statusPort: await freePort(), places: [tennisOnSerial("court-1", board.daemonPath)] }))
+    const statusPort = await freePort()
+    writeConfig(config, runConfig({ baseUrl: sim.url, stateDirectory: state, statusPort, places: [tennisOnSerial("court-1", board.daemonPath)] }))
     // Not from source: the form systemd runs, with the flags bin/scorebridge gives the daemon.
     const daemon = startDaemon(config, { env: { SCOREBRIDGE_TOKEN: token, SCOREBRIDGE_FROM_SOURCE: "" } })
     res.defer(() => daemon.kill())
@@ -125,5 +127,9 @@ describe.skipIf(!built)("the bundled CLI (dist/scorebridge.mjs, what an installe
     const entry = await eventually("the entry at the simulator", async () =>
       (await control.requests({ method: "POST", status: 200 })).find((r) => r.path.endsWith("/score")), { timeoutMs: 10_000 })
     expect(entry.body).toMatchObject({ scoreValue: { pointScore: [1, 0] } })
+    // The status page's script as the build bundled it into dist/ (scripts/build.ts), the same as the sources make it.
+    const script = await fetch(`http://127.0.0.1:${statusPort}/status.js`)
+    expect(script.status).toBe(200)
+    expect(await script.text()).toBe(await statusScript())
   }, 30_000)
 })

@@ -10,7 +10,8 @@ import { startScorebridge } from "../../scripts/support/scorebridge-process.ts"
 import { tempDir } from "../../scripts/support/temp-dir.ts"
 import type { ConfigView } from "../../src/setup/config/config-view.ts"
 import { pageRoutes } from "../../src/setup/page/page-routes.ts"
-import { setupScript, setupScriptBuild } from "../../src/setup/page/setup-script.ts"
+import { setupBrowserScript, setupScript } from "../../src/setup/page/setup-script.ts"
+import { browserScriptBuild } from "../../src/transport/http-edge/browser-script.ts"
 import { ok, type SetupRoute } from "../../src/setup/setup-route.ts"
 import { serveSetup } from "../../src/setup/setup-server.ts"
 import type { ConsolesAnswer } from "../../src/setup/steps/consoles.ts"
@@ -68,7 +69,7 @@ describe("the setup page's script, bundled from TypeScript modules", () => {
     const text = await setupScript()
     expect(text.startsWith("\"use strict\";\n(() => {"), text.slice(0, 80)).toBe(true)
     expect(text).not.toMatch(/\bwindow\.[\w$]+\s*=[^=]|globalThis|\bon(click|change|submit)\b|innerHTML/u)
-    const result = await build({ ...setupScriptBuild(repo), metafile: true })
+    const result = await build({ ...browserScriptBuild(setupBrowserScript, repo), metafile: true })
     expect(Object.keys(result.metafile.inputs).filter((input) => !input.startsWith("src/setup/page/browser/"))).toEqual(["src/timeline/time-ticks.ts"])
     expect(result.outputFiles[0]!.text).toBe(text)
   })
