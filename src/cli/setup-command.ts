@@ -96,7 +96,7 @@ const stopped = (input: SetupInput, installed: boolean) =>
 
 /**
  * `scorebridge setup`: the setup page for one court after another, served until it has been idle
- * for 30 minutes. Exit 0 when it stops by itself or is stopped, 1 when it may not write the
+ * for 30 minutes. Exit 0 when it stops by itself, 130 when stopped (SIGTERM, Ctrl-C), 1 when it may not write the
  * config's directory or cannot listen, 2 for bad flags.
  */
 export const setupCommand = Command.make(
