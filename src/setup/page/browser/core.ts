@@ -35,7 +35,10 @@ export const state: PageState = {
 
 export const stepOrder: ReadonlyArray<StepId> = ["checks", "place", "console", "link", "listen", "buttons", "save"]
 
-/** The page's own elements (app-page.ts): one missing is the page's bug, not the user's. */
+/**
+ * The page's own elements (app-page.ts): one missing is the page's bug, not the user's. Typed as a
+ * field unless the caller names another kind: most of what the steps read are inputs.
+ */
 export const $ = <E extends HTMLElement = HTMLInputElement>(id: string): E => {
   const found = document.getElementById(id)
   if (found === null) throw new Error(`the setup page has no #${id}`)
