@@ -36,7 +36,7 @@ export const browserScriptBuild = (script: BrowserScript, from = root): BuildOpt
   }
 }
 
-const bundleFromSources = async (script: BrowserScript): Promise<string> => {
+const bundleOnce = async (script: BrowserScript): Promise<string> => {
   // A name, not a literal: the build must not try to bundle esbuild itself.
   const esbuildModule = "esbuild"
   const esbuild = (await import(esbuildModule)) as typeof import("esbuild")
@@ -48,6 +48,14 @@ const bundleFromSources = async (script: BrowserScript): Promise<string> => {
     // esbuild's service is a child process: none is left running beside the server.
     await esbuild.stop()
   }
+}
+
+// One bundle at a time: each stops esbuild's service when done, which would end another's build.
+let previous: Promise<unknown> = Promise.resolve()
+const bundleFromSources = (script: BrowserScript): Promise<string> => {
+  const next = previous.then(() => bundleOnce(script), () => bundleOnce(script))
+  previous = next.catch(() => undefined)
+  return next
 }
 
 const fromSources = new Map<string, Promise<string>>()
