@@ -1,4 +1,4 @@
-import { Effect, Schema } from "effect"
+import { Effect, Option, Schema } from "effect"
 import { readConfig } from "../../config/load.ts"
 import { ok, problem, type SetupReply, type SetupRequest, type SetupRoute } from "../setup-route.ts"
 import type { SetupEnvironment } from "../setup-environment.ts"
@@ -135,8 +135,12 @@ const save = (environment: SetupEnvironment, token: TokenState, lock = makeSaveL
       Effect.map(savedReply)
     ))
 
+/** PUT /api/token's body; the value's own rules (one printable word) are cleanToken's, as scorebridge-set-token has them. */
+const TokenBody = Schema.Struct({ token: Schema.String })
+const decodeTokenBody = Schema.decodeUnknownOption(TokenBody)
+
 const storeTokenRoute = (environment: SetupEnvironment, token: TokenState) => (request: SetupRequest) => {
-  const given = cleanToken((request.body as { readonly token?: unknown } | undefined)?.token)
+  const given = cleanToken(Option.getOrUndefined(Option.map(decodeTokenBody(request.body), (body) => body.token)))
   if ("problem" in given) return Effect.succeed(problem(400, given.problem))
   return Effect.tryPromise({
     try: async () => {

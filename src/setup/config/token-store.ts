@@ -34,8 +34,9 @@ export const cleanToken = (raw: unknown): { readonly token: string } | { readonl
 }
 
 /**
- * Stores the token as scorebridge-set-token does: the directory root-only (0700), the file
- * 0600 and replaced whole (temp file, rename), never half-written.
+ * Stores the token as scorebridge-set-token does: the directory 0700 and the file 0600, both the
+ * setup user's (installed: scorebridge-setup; systemd reads it for the bridge as root), the file
+ * replaced whole (temp file, rename), never half-written.
  */
 export const storeToken = async (environment: SetupEnvironment, token: string, origin?: string): Promise<void> => {
   await mkdir(environment.credentialsDirectory, { recursive: true, mode: 0o700 })
