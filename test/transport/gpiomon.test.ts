@@ -8,6 +8,7 @@ import type { LinkState, ReceivedChunk } from "../../src/domain/received.ts"
 import { type GpiomonOptions, gpiomonArguments, gpiomonChunks, parseGpiomonVersion } from "../../src/transport/gpiomon.ts"
 import { eventually } from "../../scripts/support/eventually.ts"
 import { tempDir } from "../../scripts/support/temp-dir.ts"
+import { isRunning } from "../process/child-support.ts"
 
 /** Runs the transport in the background, recording everything it reports and logs. */
 const startReading = (options: GpiomonOptions) => {
@@ -27,17 +28,6 @@ const startReading = (options: GpiomonOptions) => {
   return { chunks, states, logs, received, count, stop: () => Effect.runPromise(Fiber.interrupt(fiber)) }
 }
 type Reading = ReturnType<typeof startReading>
-
-/** Alive and not a zombie: an orphaned child that died waits for this container's init to reap it. */
-const isRunning = (pid: number) => {
-  try {
-    process.kill(pid, 0)
-  } catch {
-    return false
-  }
-  const state = existsSync(`/proc/${pid}/stat`) ? /\) (\S)/.exec(readFileSync(`/proc/${pid}/stat`, "utf8"))?.[1] : undefined
-  return state !== undefined && state !== "Z"
-}
 
 /** gpiomon v2's time format with `-E realtime`: UTC with nanoseconds. */
 const utc = (ms: number) => new Date(ms).toISOString().replace("Z", "456789Z")
